@@ -1,0 +1,53 @@
+import nx from '@nx/eslint-plugin';
+
+const contexts = ['identity', 'guides', 'catalog', 'teams', 'reputation'];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  { ignores: ['**/dist', '**/node_modules', '**/.data', 'coverage', 'reports', '.nx', 'tmp'] },
+  {
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Project sources (not the Jest/ESLint configuration files around them).
+    files: ['**/src/**/*.ts', '**/src/**/*.mjs', '**/test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          // No '*' constraint: an untagged project fails the rule.
+          depConstraints: [
+            // Layer axis.
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:infra', 'type:contracts'] },
+            {
+              sourceTag: 'type:infra',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:infra', 'type:contracts'],
+              bannedExternalImports: ['@nestjs/swagger', 'class-validator', 'class-transformer', 'express'],
+            },
+            // Domain code is plain TypeScript: no Nest, no MikroORM, no HTTP, no Node built-ins.
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'], allowedExternalImports: [] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'], allowedExternalImports: [] },
+            // Context axis: a context sees itself, the shared kernel/infra and published contracts only.
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            ...contexts.map((ctx) => ({
+              sourceTag: `scope:${ctx}`,
+              onlyDependOnLibsWithTags: [`scope:${ctx}`, 'scope:shared', 'type:contracts'],
+            })),
+            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared', ...contexts.map((c) => `scope:${c}`)] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];

