@@ -1,2 +1,3 @@
 export * from './embedded-postgres.js';
 export * from './orm-config.js';
+export * from './mikro-orm-unit-of-work.js';

@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './clock.js';
 export * from './ids.js';
 export * from './page.js';
+export * from './unit-of-work.js';

@@ -63,3 +63,17 @@ export async function createTestOrm(input: Omit<OrmConfigInput, 'clientUrl'>): P
     },
   };
 }
+
+/**
+ * The statements MikroORM would run to make the database match the schemas, less the ones that
+ * only drop what the hand-written migrations add on purpose and the schemas do not model
+ * (foreign keys between ids, check constraints, indexes). What remains is real drift: a missing
+ * table or column, or a column of another type.
+ */
+export async function schemaDrift(orm: MikroORM): Promise<string[]> {
+  const sql = await orm.schema.getUpdateSchemaSQL({ wrap: false, safe: false, dropTables: false });
+  return sql
+    .split(/;\s*/)
+    .map((s) => s.trim())
+    .filter((s) => s && !/^drop index /i.test(s) && !/ drop constraint /i.test(s));
+}

@@ -1,1 +1,2 @@
 export * from './fixed-clock.js';
+export * from './immediate-unit-of-work.js';

@@ -1,0 +1,150 @@
+import type { Brand, Violation } from '@rc/shared-kernel';
+import { InvalidAccountDataError } from '../identity.errors.js';
+import { parseEmail, type Email } from './email.js';
+import { checkPassword } from './password-policy.js';
+import type { Role } from './role.js';
+
+export type UserId = Brand<number, 'UserId'>;
+export type UserStatus = 'active' | 'disabled';
+
+export const USERNAME_MAX_LENGTH = 60;
+const UNIQUE_USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{2,29}$/;
+const LANGID = /^[a-z]{2}$/;
+// Control characters (C0, DEL, C1) and the Unicode line/paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+export interface UserState {
+  readonly id: UserId;
+  readonly email: Email;
+  readonly username: string;
+  readonly uniqueUsername: string;
+  readonly passwordHash: string;
+  readonly role: Role;
+  readonly status: UserStatus;
+  readonly joinedAt: Date;
+  readonly about: string;
+  readonly summary: string | null;
+  readonly location: string | null;
+  readonly langid: string;
+  readonly imageId: number | null;
+}
+
+/** Input of a registration, as the caller sent it (validated by `User.register`). */
+export interface Registration {
+  readonly email: unknown;
+  readonly username: unknown;
+  readonly uniqueUsername: unknown;
+  readonly password: unknown;
+}
+
+/**
+ * A user account. State is read-only from outside and changes only through the methods below.
+ * The persistence layer hydrates instances without calling the constructor.
+ */
+export class User implements UserState {
+  readonly id!: UserId;
+  readonly email!: Email;
+  readonly username!: string;
+  readonly uniqueUsername!: string;
+  readonly passwordHash!: string;
+  readonly role!: Role;
+  readonly status!: UserStatus;
+  readonly joinedAt!: Date;
+  readonly about!: string;
+  readonly summary!: string | null;
+  readonly location!: string | null;
+  readonly langid!: string;
+  readonly imageId!: number | null;
+
+  private constructor(state: UserState) {
+    Object.assign(this, state);
+  }
+
+  /**
+   * Checks a registration against the account rules. Returns the normalised values, or throws
+   * one error that lists every broken rule. An unusable display name is replaced by one derived
+   * from the email address, as the original API does.
+   */
+  static validateRegistration(input: Registration): { email: Email; username: string; uniqueUsername: string; password: string } {
+    const violations: Violation[] = [];
+    const email = parseEmail(input.email);
+    if (!email) violations.push({ field: 'email', message: 'Email address is not valid' });
+    const passwordProblem = checkPassword(input.password);
+    if (passwordProblem) violations.push({ field: 'password', message: passwordProblem });
+    const uniqueUsername = typeof input.uniqueUsername === 'string' ? input.uniqueUsername.trim() : '';
+    if (!UNIQUE_USERNAME.test(uniqueUsername)) {
+      violations.push({
+        field: 'unique_username',
+        message: 'unique_username must be 3 to 30 letters, digits, underscores or hyphens, starting with a letter or digit',
+      });
+    }
+    if (violations.length) throw new InvalidAccountDataError(violations);
+    return {
+      email: email as Email,
+      username: normaliseDisplayName(input.username) ?? displayNameFromEmail(email as Email),
+      uniqueUsername,
+      password: input.password as string,
+    };
+  }
+
+  static register(input: {
+    id: UserId;
+    email: Email;
+    username: string;
+    uniqueUsername: string;
+    passwordHash: string;
+    role?: Role;
+    joinedAt: Date;
+  }): User {
+    return new User({
+      id: input.id,
+      email: input.email,
+      username: input.username,
+      uniqueUsername: input.uniqueUsername,
+      passwordHash: input.passwordHash,
+      role: input.role ?? 'User',
+      status: 'active',
+      joinedAt: input.joinedAt,
+      about: '',
+      summary: null,
+      location: null,
+      langid: 'en',
+      imageId: null,
+    });
+  }
+
+  get isActive(): boolean {
+    return this.status === 'active';
+  }
+
+  changePassword(passwordHash: string): void {
+    this.patch({ passwordHash });
+  }
+
+  assignRole(role: Role): void {
+    this.patch({ role });
+  }
+
+  /** Language preference: two lower-case letters (`jp` is accepted, as in the original's data). */
+  changeLanguage(langid: string): void {
+    if (!LANGID.test(langid)) throw new InvalidAccountDataError([{ field: 'langid', message: 'langid must be two lower-case letters' }]);
+    this.patch({ langid });
+  }
+
+  private patch(change: Partial<UserState>): void {
+    Object.assign(this, change);
+  }
+}
+
+function normaliseDisplayName(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const name = value.trim().replace(/\s+/g, ' ');
+  if (!name || CONTROL.test(name) || [...name].length > USERNAME_MAX_LENGTH) return null;
+  return name;
+}
+
+function displayNameFromEmail(email: Email): string {
+  const local = email.slice(0, email.indexOf('@')).replace(/[._+-]+/g, ' ').trim();
+  return [...(local || 'user')].slice(0, USERNAME_MAX_LENGTH).join('');
+}

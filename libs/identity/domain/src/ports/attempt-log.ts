@@ -1,0 +1,13 @@
+/** Kinds of attempts that are counted to slow down guessing. */
+export type AttemptKind = 'login-email' | 'login-address' | 'reset-email' | 'reset-address';
+
+/**
+ * A shared log of attempts (kept in the database, so that every API instance sees the same
+ * counts). The rules on how many are allowed live in the domain's throttle policy.
+ */
+export abstract class AttemptLog {
+  /** How many attempts of this kind and key happened since `since`, and when the oldest of them was. */
+  abstract countSince(kind: AttemptKind, key: string, since: Date): Promise<{ count: number; oldest: Date | null }>;
+  abstract record(kind: AttemptKind, key: string, at: Date): Promise<void>;
+  abstract clear(kind: AttemptKind, key: string): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import type { UnitOfWork } from '@rc/shared-kernel';
+import { InvalidLoginError } from '../identity.errors.js';
+import type { IdentityPolicy } from '../identity-policy.js';
+import type { AttemptThrottle } from '../model/attempt-throttle.js';
+import { parseEmail } from '../model/email.js';
+import type { TokenIssuer } from '../model/token-issuer.js';
+import type { User } from '../model/user.js';
+import type { UserRepository } from '../ports/user.repository.js';
+import type { PasswordHasher } from '../ports/secrets.js';
+
+export interface LogInInput {
+  readonly email: unknown;
+  readonly password: unknown;
+  /** The caller's network address, for throttling. */
+  readonly clientAddress: string;
+}
+
+/**
+ * Exchanges credentials for a token. A wrong email and a wrong password are indistinguishable:
+ * same error, and a password hash is verified in both cases so the timing matches too. Repeated
+ * failures for one email or one client address are refused for a while.
+ */
+export class LogIn {
+  /** Verified when the email has no account, so that the answer takes as long as for a real one. */
+  private decoyHash: Promise<string> | null = null;
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly issuer: TokenIssuer,
+    private readonly throttle: AttemptThrottle,
+    private readonly uow: UnitOfWork,
+    private readonly policy: Pick<IdentityPolicy, 'throttle'>,
+  ) {}
+
+  async execute(input: LogInInput): Promise<{ user: User; token: string }> {
+    const emailKey = typeof input.email === 'string' ? input.email.trim().toLowerCase().slice(0, 254) : '';
+    const limits = [
+      { kind: 'login-email' as const, key: emailKey, max: this.policy.throttle.loginFailuresPerEmail },
+      { kind: 'login-address' as const, key: input.clientAddress, max: this.policy.throttle.loginFailuresPerAddress },
+    ];
+    await this.throttle.check(limits);
+
+    const password = typeof input.password === 'string' ? input.password : '';
+    const email = parseEmail(input.email);
+    const user = email ? await this.users.findByEmail(email) : null;
+    const verified = await this.hasher.verify(user?.passwordHash ?? (await this.decoy()), password);
+    if (!user || !verified || !user.isActive) {
+      await this.throttle.record(limits);
+      throw new InvalidLoginError();
+    }
+
+    const token = await this.uow.run(async () => {
+      await this.throttle.clear(limits[0]);
+      return this.issuer.issue(user.id);
+    });
+    return { user, token };
+  }
+
+  private decoy(): Promise<string> {
+    this.decoyHash ??= this.hasher.hash('decoy password that no account has');
+    return this.decoyHash;
+  }
+}

@@ -1,0 +1,47 @@
+import type { Clock, UnitOfWork, Violation } from '@rc/shared-kernel';
+import { AdminRequiredError, AuthenticationRequiredError, InvalidAccountDataError } from '../identity.errors.js';
+import type { IdentityPolicy } from '../identity-policy.js';
+import { isAdmin, type Principal } from '../model/principal.js';
+import type { TokenIssuer } from '../model/token-issuer.js';
+import { User, type Registration } from '../model/user.js';
+import type { PasswordHasher } from '../ports/secrets.js';
+import type { UserRepository } from '../ports/user.repository.js';
+
+/** Creates an account and logs it in. With public registration off, only an Admin may do it. */
+export class RegisterUser {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly issuer: TokenIssuer,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+    private readonly policy: Pick<IdentityPolicy, 'publicRegistration'>,
+  ) {}
+
+  async execute(input: { registration: Registration; actor: Principal | null }): Promise<{ user: User; token: string }> {
+    if (!this.policy.publicRegistration) {
+      if (!input.actor) throw new AuthenticationRequiredError();
+      if (!isAdmin(input.actor)) throw new AdminRequiredError();
+    }
+    const account = User.validateRegistration(input.registration);
+    const taken = await this.users.findTaken(account.email, account.uniqueUsername);
+    const violations: Violation[] = [];
+    if (taken.email) violations.push({ field: 'email', message: 'An account with this email address already exists' });
+    if (taken.uniqueUsername) violations.push({ field: 'unique_username', message: 'This unique_username is taken' });
+    if (violations.length) throw new InvalidAccountDataError(violations);
+
+    const passwordHash = await this.hasher.hash(account.password);
+    return this.uow.run(async () => {
+      const user = User.register({
+        id: await this.users.nextId(),
+        email: account.email,
+        username: account.username,
+        uniqueUsername: account.uniqueUsername,
+        passwordHash,
+        joinedAt: this.clock.now(),
+      });
+      await this.users.save(user);
+      return { user, token: await this.issuer.issue(user.id) };
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InvalidAccountDataError, User, UserRepository, type Email, type UserId } from '@rc/identity-domain';
+
+export class MikroOrmUserRepository extends UserRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async nextId(): Promise<UserId> {
+    const [row] = await this.em.execute<{ id: number }[]>(`SELECT nextval('users_id_seq')::int AS id`);
+    return row!.id as UserId;
+  }
+
+  findById(id: UserId): Promise<User | null> {
+    return this.em.findOne(User, { id });
+  }
+
+  findByEmail(email: Email): Promise<User | null> {
+    return this.em.findOne(User, { email });
+  }
+
+  async findTaken(email: Email, uniqueUsername: string): Promise<{ email: boolean; uniqueUsername: boolean }> {
+    const [row] = await this.em.execute<{ email: boolean; unique_username: boolean }[]>(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE email = ?) AS email,
+              EXISTS (SELECT 1 FROM users WHERE lower(unique_username) = lower(?)) AS unique_username`,
+      [email, uniqueUsername],
+    );
+    return { email: row!.email, uniqueUsername: row!.unique_username };
+  }
+
+  async save(user: User): Promise<void> {
+    try {
+      await this.em.persist(user).flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        this.em.getUnitOfWork().unsetIdentity(user);
+        const field = error.message.includes('users_email_key') ? 'email' : 'unique_username';
+        throw new InvalidAccountDataError([
+          { field, message: field === 'email' ? 'An account with this email address already exists' : 'This unique_username is taken' },
+        ]);
+      }
+      throw error;
+    }
+  }
+}
