@@ -1,6 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvalidAccountDataError, User, type Email, type UserId } from '@rc/identity-domain';
+import { InvalidAccountDataError, User, type Email } from '@rc/identity-domain';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { identityMigrations } from './migrations/index.js';
