@@ -3,7 +3,8 @@ import type { Brand } from '@rc/shared-kernel';
 /** A normalised email address (trimmed, lower-cased). */
 export type Email = Brand<string, 'Email'>;
 
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+// eslint-disable-next-line no-control-regex
+const EMAIL = /^[^\s@"<>()[\]\\,;:\u0000-\u001f\u007f-\u009f]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** Returns the normalised address, or `null` when the text is not a plausible address. */
 export function parseEmail(value: unknown): Email | null {

@@ -126,6 +126,11 @@ export class User implements UserState {
     this.patch({ role });
   }
 
+  /** Re-enables a disabled account. */
+  activate(): void {
+    this.patch({ status: 'active' });
+  }
+
   /** Language preference: two lower-case letters (`jp` is accepted, as in the original's data). */
   changeLanguage(langid: string): void {
     if (!LANGID.test(langid)) throw new InvalidAccountDataError([{ field: 'langid', message: 'langid must be two lower-case letters' }]);
@@ -137,7 +142,8 @@ export class User implements UserState {
   }
 }
 
-function normaliseDisplayName(value: unknown): string | null {
+/** A usable display name (trimmed, single-spaced, no control characters, at most 60 code points), or `null`. */
+export function normaliseDisplayName(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const name = value.trim().replace(/\s+/g, ' ');
   if (!name || CONTROL.test(name) || [...name].length > USERNAME_MAX_LENGTH) return null;

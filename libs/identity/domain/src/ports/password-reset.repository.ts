@@ -14,4 +14,6 @@ export abstract class PasswordResetRepository {
    * `null` otherwise. Two concurrent confirmations of one code: exactly one gets the user.
    */
   abstract consume(digest: string, now: Date): Promise<UserId | null>;
+  /** Voids every unused code of a user (after a successful reset, older mails stop working). */
+  abstract revokeAllOf(userId: UserId, now: Date): Promise<void>;
 }

@@ -3,13 +3,13 @@ import { InvalidAccountDataError, UserNotFoundError } from '../identity.errors.j
 import { parseEmail, type Email } from '../model/email.js';
 import { checkPassword } from '../model/password-policy.js';
 import type { Role } from '../model/role.js';
-import { User } from '../model/user.js';
+import { normaliseDisplayName, User } from '../model/user.js';
 import type { PasswordHasher } from '../ports/secrets.js';
 import type { UserRepository } from '../ports/user.repository.js';
 
 /**
- * Makes sure an Admin account with these credentials exists: creates it, or sets the password
- * and role of the existing account. Running it again changes nothing more (operators' start-up
+ * Makes sure an active Admin account with these credentials exists: creates it, or sets the
+ * password and role of the existing account (re-enabling it if it was disabled). Running it again changes nothing more (operators' start-up
  * configuration and the CLI use it).
  */
 export class EnsureAdmin {
@@ -35,13 +35,14 @@ export class EnsureAdmin {
       if (existing) {
         if (!(await this.hasher.verify(existing.passwordHash, password))) existing.changePassword(await this.hasher.hash(password));
         existing.assignRole('Admin');
+        existing.activate();
         await this.users.save(existing);
         return { user: existing, created: false };
       }
       const user = User.register({
         id: await this.users.nextId(),
         email,
-        username: input.username?.trim() || 'Administrator',
+        username: normaliseDisplayName(input.username) ?? 'Administrator',
         uniqueUsername: await this.freeUniqueUsername(email),
         passwordHash: await this.hasher.hash(password),
         role: 'Admin',

@@ -47,13 +47,13 @@ export class RequestPasswordReset {
       text:
         `Someone asked to reset the password of the account ${user.uniqueUsername}.\n\n` +
         `Code: ${code}\n\n` +
-        `It works once, within ${Math.round(ttl / 60)} minutes: POST it with a new password to /api/2.0/users/reset_password/confirm.\n` +
+        `It works once, within ${Math.max(1, Math.floor(ttl / 60))} minutes: POST it with a new password to /api/2.0/users/reset_password/confirm.\n` +
         `If you did not ask for this, ignore this message; your password stays as it is.\n`,
     });
   }
 }
 
-/** Sets a new password with a reset code, and signs the account out everywhere. */
+/** Sets a new password with a reset code, signs the account out everywhere and voids its other codes. */
 export class ConfirmPasswordReset {
   constructor(
     private readonly users: UserRepository,
@@ -78,6 +78,7 @@ export class ConfirmPasswordReset {
       user.changePassword(passwordHash);
       await this.users.save(user);
       await this.tokens.removeAllOf(userId);
+      await this.resets.revokeAllOf(userId, this.clock.now());
     });
   }
 }

@@ -23,4 +23,8 @@ export class MikroOrmPasswordResetRepository extends PasswordResetRepository {
     );
     return row ? (row.user_id as UserId) : null;
   }
+
+  async revokeAllOf(userId: UserId, now: Date): Promise<void> {
+    await this.em.execute('UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL', [now, userId]);
+  }
 }
