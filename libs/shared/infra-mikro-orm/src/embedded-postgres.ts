@@ -11,6 +11,8 @@ export interface EmbeddedPostgresOptions {
   readonly database: string;
   /** Receives the server's own log lines. */
   readonly onLog?: (line: string) => void;
+  /** Receives what the launcher itself has to say (recovering a stale server). */
+  readonly onNotice?: (message: string) => void;
   /** Delete the data folder when stopped (test clusters). */
   readonly ephemeral?: boolean;
 }
@@ -51,7 +53,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (!(await exists(join(dataDir, 'PG_VERSION')))) {
     await pg.initialise();
   }
-  await stopStaleServer(dataDir, log);
+  await stopStaleServer(dataDir, options.onNotice ?? log);
   try {
     await pg.start();
   } catch (error) {

@@ -1,0 +1,55 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { ormConfig } from '@rc/shared-infra-mikro-orm';
+import type { Clock } from '@rc/shared-kernel';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/config.js';
+import { allMigrations, allSchemas } from './composition.js';
+import { CoreModule, LOGGER } from './core.module.js';
+import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { AdminGuard } from './http/guards/admin.guard.js';
+import { AppIdGuard } from './http/guards/app-id.guard.js';
+import { AuthTokenGuard } from './http/guards/auth-token.guard.js';
+import { BodyValidationPipe } from './http/validation.js';
+import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
+
+export interface AppModuleOptions {
+  readonly config: AppConfig;
+  /** The database actually used (external, or the embedded server started for this process). */
+  readonly databaseUrl: string;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  readonly identity?: IdentityModuleOptions;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    const { config, logger } = options;
+    return {
+      module: AppModule,
+      imports: [
+        MikroOrmModule.forRoot({
+          ...ormConfig({
+            clientUrl: options.databaseUrl,
+            entities: allSchemas,
+            migrations: allMigrations,
+            log: (message) => logger.debug({ context: 'orm' }, message),
+          }),
+          registerRequestContext: true,
+        }),
+        CoreModule.register(config, logger, options.clock),
+        IdentityApiModule.register(config, options.identity),
+      ],
+      providers: [
+        // Guards run in this order: app id, then token, then admin.
+        { provide: APP_GUARD, useClass: AppIdGuard },
+        { provide: APP_GUARD, useClass: AuthTokenGuard },
+        { provide: APP_GUARD, useClass: AdminGuard },
+        { provide: APP_FILTER, inject: [LOGGER], useFactory: (log: Logger) => new ApiExceptionFilter(log) },
+        { provide: APP_PIPE, useClass: BodyValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,117 @@
+/** The service's configuration, read from the environment once at start and validated. */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  /** External PostgreSQL; `null` = start the embedded one. */
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  readonly publicBaseUrl: string;
+  readonly admin: { readonly email: string; readonly password: string } | null;
+  readonly appIds: readonly string[];
+  readonly publicRegistration: boolean;
+  readonly impersonation: boolean;
+  readonly demoData: boolean;
+  /** `['*']` = any origin. */
+  readonly corsOrigins: readonly string[];
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  readonly logLevel: LogLevel;
+  readonly tokenTtlDays: number;
+  readonly maxTokensPerUser: number;
+  /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
+  readonly trustProxy: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads every variable, collecting all problems before failing, so one start shows them all. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = read(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got '${raw}')`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+      return null;
+    }
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = read('HOST') ?? '0.0.0.0';
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+
+  const adminEmail = read('ADMIN_EMAIL');
+  const adminPassword = env['ADMIN_PASSWORD'];
+  if ((adminEmail === undefined) !== (adminPassword === undefined || adminPassword === '')) {
+    problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+
+  const appIds = (read('APP_IDS') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const id of appIds) if (!/^[A-Za-z0-9_-]{4,64}$/.test(id)) problems.push(`APP_IDS: '${id}' is not 4 to 64 letters, digits, '_' or '-'`);
+
+  const corsOrigins = (read('CORS_ORIGINS') ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) problems.push(`CORS_ORIGINS: '${origin}' is not '*' or an origin such as https://example.com`);
+  }
+
+  const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const config: AppConfig = {
+    port,
+    host,
+    databaseUrl,
+    dataDir: read('DATA_DIR') ?? '.data',
+    publicBaseUrl,
+    admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : null,
+    appIds,
+    publicRegistration: bool('PUBLIC_REGISTRATION', true),
+    impersonation: bool('IMPERSONATION', false),
+    demoData: bool('DEMO_DATA', databaseUrl === null),
+    corsOrigins,
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: read('MAIL_FROM') ?? 'no-reply@localhost',
+    logLevel: logLevel as LogLevel,
+    tokenTtlDays: int('TOKEN_TTL_DAYS', 30, 1, 3650),
+    maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
+    trustProxy: int('TRUST_PROXY', 0, 0, 10),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

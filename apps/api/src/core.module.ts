@@ -1,0 +1,34 @@
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
+import { Clock, SystemClock, UnitOfWork } from '@rc/shared-kernel';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/config.js';
+
+export const APP_CONFIG = Symbol('AppConfig');
+export const LOGGER = Symbol('Logger');
+
+type Token<T> = abstract new (...args: never[]) => T;
+
+/** A provider that builds an undecorated class (use case, adapter) from other providers. */
+export function factory<T>(provide: Token<T>, build: (...deps: never[]) => T, inject: unknown[]): Provider {
+  return { provide, inject: inject as Provider[] as never, useFactory: build };
+}
+
+/** Process-wide services every context module may inject. */
+@Global()
+@Module({})
+export class CoreModule {
+  static register(config: AppConfig, logger: Logger, clock: Clock = new SystemClock()): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: Clock, useValue: clock },
+        factory(UnitOfWork, (orm: MikroORM) => new MikroOrmUnitOfWork(orm.em), [MikroORM]),
+      ],
+      exports: [APP_CONFIG, LOGGER, Clock, UnitOfWork],
+    };
+  }
+}

@@ -1,0 +1,104 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  AuthenticationError,
+  ConflictError,
+  DomainError,
+  InvalidInputError,
+  NotFoundError,
+  OperationNotAllowedError,
+  PermissionDeniedError,
+  RateLimitedError,
+  RuleViolationError,
+} from '@rc/shared-kernel';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { sendError, type ErrorBody } from './respond.js';
+
+type ErrorCategory = abstract new (...args: never[]) => DomainError;
+
+/** The one place where a domain error category becomes an HTTP status. */
+export const STATUS_BY_CATEGORY: ReadonlyArray<readonly [ErrorCategory, number]> = [
+  [InvalidInputError, 400],
+  [AuthenticationError, 401],
+  [PermissionDeniedError, 403],
+  [NotFoundError, 404],
+  [OperationNotAllowedError, 405],
+  [ConflictError, 409],
+  [RuleViolationError, 422],
+  [RateLimitedError, 429],
+];
+
+export function statusOf(error: DomainError): number {
+  return STATUS_BY_CATEGORY.find(([category]) => error instanceof category)?.[1] ?? 500;
+}
+
+/** Errors raised by Express middleware (body parser) before a route runs. */
+interface MiddlewareError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/**
+ * Turns every failure into the API's error body. Domain errors map through the table above;
+ * framework errors (unknown route, unreadable JSON, oversized body) keep their meaning; anything
+ * else is a 500 whose detail goes to the log only.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request>();
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const [status, body] = this.describe(exception, req);
+    if (status >= 500) {
+      this.logger.error({ err: exception, requestId: req.headers['x-request-id'], method: req.method, path: req.path }, 'request failed');
+    }
+    sendError(res, status, body);
+  }
+
+  private describe(exception: unknown, req: Request): [number, Omit<ErrorBody, 'error'>] {
+    if (exception instanceof DomainError) {
+      const status = statusOf(exception);
+      const body: Omit<ErrorBody, 'error'> = { message: exception.message };
+      if (exception instanceof RuleViolationError) body.errors = exception.violations.map((v) => ({ ...v }));
+      if (exception instanceof PermissionDeniedError && exception.requiredPrivileges.length) {
+        body.requiredPrivileges = [...exception.requiredPrivileges];
+      }
+      if (exception instanceof RateLimitedError) req.res?.setHeader('Retry-After', String(exception.retryAfterSeconds));
+      return [status, body];
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return [404, { message: 'Endpoint not found' }];
+      if (status < 500) return [status, { message: httpMessage(exception) }];
+      return [500, { message: 'Internal server error' }];
+    }
+    const mw = exception as MiddlewareError | null;
+    if (mw && typeof mw === 'object') {
+      if (mw.type === 'entity.parse.failed') return [400, { message: 'Invalid JSON in the request body' }];
+      if (mw.type === 'entity.too.large') return [413, { message: 'Request body is larger than 1 MiB' }];
+      if (mw.type === 'encoding.unsupported' || mw.type === 'charset.unsupported') {
+        return [400, { message: 'Unsupported request body encoding' }];
+      }
+      const status = mw.status ?? mw.statusCode;
+      if (status && status >= 400 && status < 500 && mw.expose) return [400, { message: 'Bad request' }];
+    }
+    if (exception instanceof URIError) return [400, { message: 'Malformed URL encoding' }];
+    return [500, { message: 'Internal server error' }];
+  }
+}
+
+function httpMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  return typeof message === 'string' ? message : exception.message;
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Logger } from 'pino';
+import { sendError } from './respond.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** `X-Request-Id` on every response: the caller's (when well-formed) or a new one; logged with the request. */
+export function requestIdAndLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const given = req.header('x-request-id');
+    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    req.headers['x-request-id'] = id;
+    res.setHeader('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ requestId: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
+/**
+ * Request bodies are JSON whatever the Content-Type says (clients of the original API often send
+ * none). Errors (invalid JSON → 400, too large → 413) reach the exception filter.
+ */
+export function jsonBody(): RequestHandler {
+  return express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
+}
+
+interface RouteLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+  match(path: string): boolean;
+}
+
+/**
+ * A known path asked with a method it does not have is a 405 with `Allow` (an unknown path stays
+ * a 404). The route table is read from the router once all routes are registered.
+ */
+export function methodNotAllowed(getRouter: () => { stack: unknown[] } | undefined): RequestHandler {
+  let routes: RouteLayer[] | null = null;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'OPTIONS') return next();
+    // Middleware that Nest mounts as routes answers every method (`router.all`): not an endpoint.
+    routes ??= ((getRouter()?.stack ?? []) as RouteLayer[]).filter((layer) => layer.route && !layer.route.methods['acl']);
+    const allowed = new Set<string>();
+    for (const layer of routes) {
+      if (!layer.match(req.path)) continue;
+      for (const [method, on] of Object.entries(layer.route!.methods)) if (on) allowed.add(method.toUpperCase());
+    }
+    if (allowed.size === 0 || allowed.has(req.method) || (req.method === 'HEAD' && allowed.has('GET'))) return next();
+    if (allowed.has('GET')) allowed.add('HEAD');
+    allowed.add('OPTIONS');
+    res.setHeader('Allow', [...allowed].sort().join(', '));
+    sendError(res, 405, { message: `Method ${req.method} is not allowed on this endpoint` });
+  };
+}
+
+/**
+ * Installed after the routes: any path outside `/api/2.0` (another version, the site root) is a
+ * JSON 404 too, and an error raised there a JSON 500, never Express's HTML pages.
+ */
+export function installFallbacks(app: { use(...handlers: unknown[]): unknown }, logger: Logger): void {
+  app.use((_req: Request, res: Response) => sendError(res, 404, { message: 'Endpoint not found' }));
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err: error, path: req.path }, 'request failed outside the API routes');
+    if (!res.headersSent) sendError(res, 500, { message: 'Internal server error' });
+  });
+}

@@ -1,0 +1,30 @@
+import type { Request, Response } from 'express';
+
+/** `?pretty` (present with any value or none) indents the body. */
+export function wantsPretty(req: Request | undefined): boolean {
+  const query = req?.query as Record<string, unknown> | undefined;
+  return !!query && Object.prototype.hasOwnProperty.call(query, 'pretty');
+}
+
+/**
+ * Writes a JSON body with `Content-Type: application/json` exactly (Express would add a charset
+ * parameter). Every success and error body of the API goes out through here.
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body, null, wantsPretty(res.req) ? 2 : undefined);
+  res.status(status);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(res.req?.method === 'HEAD' ? undefined : text);
+}
+
+export interface ErrorBody {
+  error: true;
+  message: string;
+  errors?: { field: string; message: string; index?: number }[];
+  requiredPrivileges?: string[];
+}
+
+export function sendError(res: Response, status: number, body: Omit<ErrorBody, 'error'>): void {
+  sendJson(res, status, { error: true, ...body });
+}

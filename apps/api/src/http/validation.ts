@@ -1,0 +1,41 @@
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { ValidationFailedError, type Violation } from '@rc/shared-kernel';
+
+/**
+ * Request bodies are checked against their DTO: wrong types, unknown fields and out-of-range
+ * values are a 422 listing each field, before any use case runs (so nothing is written).
+ */
+export class BodyValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors: ValidationError[]) => {
+        const violations = flatten(errors);
+        return new ValidationFailedError(violations.map((v) => v.message).join('; '), violations);
+      },
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body') return value;
+    if (value === undefined || value === null) value = {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw new ValidationFailedError('The request body must be a JSON object', [{ field: '(body)', message: 'The request body must be a JSON object' }]);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+function flatten(errors: ValidationError[], prefix = ''): Violation[] {
+  return errors.flatMap((error) => {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({
+      field,
+      message: message.startsWith('property ') ? `Unknown field '${field}'` : message,
+    }));
+    return [...own, ...flatten(error.children ?? [], field)];
+  });
+}

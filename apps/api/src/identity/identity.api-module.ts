@@ -1,0 +1,130 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import {
+  AppRegistry,
+  AttemptLog,
+  AttemptThrottle,
+  AuthTokenRepository,
+  AuthenticateToken,
+  ConfirmPasswordReset,
+  DEFAULT_IDENTITY_POLICY,
+  EnsureAdmin,
+  GetUser,
+  Impersonate,
+  ListApps,
+  LogIn,
+  LogOut,
+  Mailer,
+  PasswordHasher,
+  PasswordResetRepository,
+  RegisterApp,
+  RegisterUser,
+  RequestPasswordReset,
+  RevokeApp,
+  Secrets,
+  SetUserRole,
+  TokenIssuer,
+  UserRepository,
+  VerifyAppId,
+  type IdentityPolicy,
+} from '@rc/identity-domain';
+import {
+  Argon2PasswordHasher,
+  CryptoSecrets,
+  DEFAULT_ARGON2,
+  MikroOrmAppRegistry,
+  MikroOrmAttemptLog,
+  MikroOrmAuthTokenRepository,
+  MikroOrmPasswordResetRepository,
+  MikroOrmUserRepository,
+  OutboxMailer,
+  SmtpMailer,
+  type Argon2Parameters,
+} from '@rc/identity-infra-mikro-orm';
+import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/config.js';
+import { factory, LOGGER } from '../core.module.js';
+import { AuthController } from './auth.controller.js';
+import { ImpersonationController } from './impersonation.controller.js';
+import { UsersController } from './users.controller.js';
+
+export const IDENTITY_POLICY = Symbol('IdentityPolicy');
+
+export interface IdentityModuleOptions {
+  /** Replaces parts of the policy built from the configuration (tests shorten windows and limits). */
+  readonly policy?: Partial<IdentityPolicy>;
+  readonly argon2?: Argon2Parameters;
+}
+
+const useCases = [
+  LogIn, LogOut, AuthenticateToken, RegisterUser, RequestPasswordReset, ConfirmPasswordReset, Impersonate, GetUser,
+  EnsureAdmin, SetUserRole, VerifyAppId, RegisterApp, ListApps, RevokeApp,
+];
+
+/** The identity context's HTTP adapter: ports bound to their MikroORM adapters, use cases built by factories. */
+@Module({})
+export class IdentityApiModule {
+  static register(config: AppConfig, options: IdentityModuleOptions = {}): DynamicModule {
+    const policy: IdentityPolicy = {
+      ...DEFAULT_IDENTITY_POLICY,
+      publicRegistration: config.publicRegistration,
+      tokenTtlSeconds: config.tokenTtlDays * 24 * 3600,
+      maxTokensPerUser: config.maxTokensPerUser,
+      ...options.policy,
+    };
+    const em = (orm: MikroORM) => orm.em;
+    return {
+      module: IdentityApiModule,
+      controllers: [AuthController, UsersController, ...(config.impersonation ? [ImpersonationController] : [])],
+      providers: [
+        { provide: IDENTITY_POLICY, useValue: policy },
+        factory(UserRepository, (orm: MikroORM) => new MikroOrmUserRepository(em(orm)), [MikroORM]),
+        factory(AuthTokenRepository, (orm: MikroORM) => new MikroOrmAuthTokenRepository(em(orm)), [MikroORM]),
+        factory(AppRegistry, (orm: MikroORM) => new MikroOrmAppRegistry(em(orm)), [MikroORM]),
+        factory(AttemptLog, (orm: MikroORM) => new MikroOrmAttemptLog(em(orm)), [MikroORM]),
+        factory(PasswordResetRepository, (orm: MikroORM) => new MikroOrmPasswordResetRepository(em(orm)), [MikroORM]),
+        factory(PasswordHasher, () => new Argon2PasswordHasher(options.argon2 ?? DEFAULT_ARGON2), []),
+        factory(Secrets, () => new CryptoSecrets(), []),
+        factory(
+          Mailer,
+          (orm: MikroORM, logger: Logger) =>
+            config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new OutboxMailer(em(orm), { info: (msg, fields) => logger.info(fields ?? {}, msg) }),
+          [MikroORM, LOGGER],
+        ),
+        factory(AttemptThrottle, (log: AttemptLog, clock: Clock) => new AttemptThrottle(log, clock, policy.throttle.windowSeconds), [AttemptLog, Clock]),
+        factory(TokenIssuer, (t: AuthTokenRepository, s: Secrets, c: Clock) => new TokenIssuer(t, s, c, policy), [AuthTokenRepository, Secrets, Clock]),
+        factory(LogIn, (u: UserRepository, h: PasswordHasher, i: TokenIssuer, t: AttemptThrottle, w: UnitOfWork) => new LogIn(u, h, i, t, w, policy), [
+          UserRepository, PasswordHasher, TokenIssuer, AttemptThrottle, UnitOfWork,
+        ]),
+        factory(LogOut, (t: AuthTokenRepository) => new LogOut(t), [AuthTokenRepository]),
+        factory(AuthenticateToken, (t: AuthTokenRepository, s: Secrets, c: Clock) => new AuthenticateToken(t, s, c), [AuthTokenRepository, Secrets, Clock]),
+        factory(
+          RegisterUser,
+          (u: UserRepository, h: PasswordHasher, i: TokenIssuer, c: Clock, w: UnitOfWork) => new RegisterUser(u, h, i, c, w, policy),
+          [UserRepository, PasswordHasher, TokenIssuer, Clock, UnitOfWork],
+        ),
+        factory(
+          RequestPasswordReset,
+          (u: UserRepository, r: PasswordResetRepository, s: Secrets, m: Mailer, t: AttemptThrottle, c: Clock) => new RequestPasswordReset(u, r, s, m, t, c, policy),
+          [UserRepository, PasswordResetRepository, Secrets, Mailer, AttemptThrottle, Clock],
+        ),
+        factory(
+          ConfirmPasswordReset,
+          (u: UserRepository, r: PasswordResetRepository, t: AuthTokenRepository, s: Secrets, h: PasswordHasher, c: Clock, w: UnitOfWork) =>
+            new ConfirmPasswordReset(u, r, t, s, h, c, w),
+          [UserRepository, PasswordResetRepository, AuthTokenRepository, Secrets, PasswordHasher, Clock, UnitOfWork],
+        ),
+        factory(Impersonate, (u: UserRepository, i: TokenIssuer) => new Impersonate(u, i), [UserRepository, TokenIssuer]),
+        factory(GetUser, (u: UserRepository) => new GetUser(u), [UserRepository]),
+        factory(EnsureAdmin, (u: UserRepository, h: PasswordHasher, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, c, w), [UserRepository, PasswordHasher, Clock, UnitOfWork]),
+        factory(SetUserRole, (u: UserRepository) => new SetUserRole(u), [UserRepository]),
+        factory(VerifyAppId, (a: AppRegistry) => new VerifyAppId(a), [AppRegistry]),
+        factory(RegisterApp, (a: AppRegistry, s: Secrets, c: Clock) => new RegisterApp(a, s, c), [AppRegistry, Secrets, Clock]),
+        factory(ListApps, (a: AppRegistry) => new ListApps(a), [AppRegistry]),
+        factory(RevokeApp, (a: AppRegistry, c: Clock) => new RevokeApp(a, c), [AppRegistry, Clock]),
+      ],
+      exports: useCases,
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { privilegesOf, type User } from '@rc/identity-domain';
+import { toUnixSeconds } from '@rc/shared-kernel';
+import type { UserResponseDto } from './dto/user.response.dto.js';
+
+export interface UserPresentation {
+  /** The viewer is this user: viewer-only fields are added. */
+  readonly self: boolean;
+}
+
+/** The UserInfo body: an explicit whitelist of fields, never the aggregate itself. */
+export function presentUser(user: User, { self }: UserPresentation): UserResponseDto {
+  const privileges = privilegesOf(user.role);
+  const body: UserResponseDto = {
+    userid: user.id,
+    username: user.username,
+    unique_username: user.uniqueUsername,
+    join_date: toUnixSeconds(user.joinedAt),
+    image: null,
+    reputation: 0,
+    teams: [],
+    privileges,
+    greatest_privilege: privileges[privileges.length - 1]!,
+    certification_count: 0,
+    badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
+    summary: user.summary,
+    about_raw: user.about || false,
+    about_rendered: user.about ? renderPlainText(user.about) : false,
+    location: user.location,
+    langid: user.langid,
+  };
+  if (self) {
+    body.links = user.role === 'Admin' ? { manage: '/Manage' } : {};
+    body.unread_notification_count = 0;
+  }
+  return body;
+}
+
+/** Until the wiki renderer lands, text is shown escaped, paragraph by paragraph. */
+function renderPlainText(text: string): string {
+  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escape(p).replace(/\n/g, '<br />')}</p>`)
+    .join('\n');
+}

@@ -1,0 +1,69 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Logger } from 'pino';
+import { AppModule, type AppModuleOptions } from './app.module.js';
+import type { AppConfig } from './config/config.js';
+import { configureApp } from './configure-app.js';
+import { openDatabase, type Database } from './database.js';
+import { ApiExpressAdapter } from './http/api-express-adapter.js';
+import { installFallbacks } from './http/middleware.js';
+import { NestPinoLogger } from './logger.js';
+import { migrate, provision } from './provisioning.js';
+
+export interface RunningApi {
+  readonly app: NestExpressApplication;
+  /** Where it listens, e.g. `http://127.0.0.1:3000`. */
+  readonly url: string;
+  readonly database: Database;
+  /** Stops accepting, lets in-flight requests finish, closes the pool, stops an embedded server. */
+  close(): Promise<void>;
+}
+
+export type StartOptions = Omit<AppModuleOptions, 'databaseUrl' | 'config' | 'logger'>;
+
+/** Creates the Nest application on a database: migrations applied, configured content provisioned. */
+export async function createApi(config: AppConfig, logger: Logger, databaseUrl: string, options: StartOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ config, logger, databaseUrl, ...options }),
+    new ApiExpressAdapter(),
+    { bodyParser: false, logger: new NestPinoLogger(logger), abortOnError: false },
+  );
+  configureApp(app, config, logger);
+  await app.init();
+  installFallbacks(app.getHttpAdapter().getInstance(), logger);
+  const applied = await migrate(app);
+  if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+  await provision(app, config, logger);
+  return app;
+}
+
+export async function startApi(config: AppConfig, logger: Logger, options: StartOptions = {}): Promise<RunningApi> {
+  const database = await openDatabase(config, logger);
+  let app: NestExpressApplication;
+  try {
+    app = await createApi(config, logger, database.url, options);
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    database,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close() {
+      closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await database.stop();
+        }
+      })();
+      return closing;
+    },
+  };
+}
