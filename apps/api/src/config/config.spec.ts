@@ -1,0 +1,108 @@
+import { ConfigError, loadConfig } from './config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: null,
+      dataDir: '.data',
+      publicBaseUrl: 'http://localhost:3000',
+      admin: null,
+      appIds: [],
+      publicRegistration: true,
+      impersonation: false,
+      demoData: true,
+      corsOrigins: ['*'],
+      smtpUrl: null,
+      mailFrom: 'no-reply@localhost',
+      logLevel: 'info',
+      tokenTtlDays: 30,
+      maxTokensPerUser: 10,
+      trustProxy: 0,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgresql://u:p@db:5432/repair',
+      DATA_DIR: '/var/lib/repair',
+      PUBLIC_BASE_URL: 'https://repair.example/',
+      ADMIN_EMAIL: 'root@example.com',
+      ADMIN_PASSWORD: 'a long admin password',
+      APP_IDS: 'app-one, app-two',
+      PUBLIC_REGISTRATION: 'false',
+      IMPERSONATION: 'true',
+      DEMO_DATA: 'yes',
+      CORS_ORIGINS: 'https://a.example,https://b.example:8443',
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      MAIL_FROM: 'repair@example.com',
+      LOG_LEVEL: 'DEBUG',
+      TOKEN_TTL_DAYS: '7',
+      MAX_TOKENS_PER_USER: '3',
+      TRUST_PROXY: '1',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgresql://u:p@db:5432/repair',
+      dataDir: '/var/lib/repair',
+      publicBaseUrl: 'https://repair.example',
+      admin: { email: 'root@example.com', password: 'a long admin password' },
+      appIds: ['app-one', 'app-two'],
+      publicRegistration: false,
+      impersonation: true,
+      demoData: true,
+      corsOrigins: ['https://a.example', 'https://b.example:8443'],
+      smtpUrl: 'smtps://user:pass@mail.example:465',
+      logLevel: 'debug',
+      tokenTtlDays: 7,
+      maxTokensPerUser: 3,
+      trustProxy: 1,
+    });
+  });
+
+  it('loads demo data by default only with the embedded database', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoData).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', DEMO_DATA: 'true' }).demoData).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT must be an integer/],
+    [{ PORT: '70000' }, /^PORT must be an integer from 0 to 65535/],
+    [{ DATABASE_URL: 'mysql://db/x' }, /^DATABASE_URL must be a URL/],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL must be a URL/],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, /^PUBLIC_BASE_URL/],
+    [{ ADMIN_EMAIL: 'root@example.com' }, /^ADMIN_EMAIL and ADMIN_PASSWORD must be set together/],
+    [{ ADMIN_PASSWORD: 'secret-password' }, /^ADMIN_EMAIL and ADMIN_PASSWORD must be set together/],
+    [{ APP_IDS: 'ok-app,bad id' }, /^APP_IDS: 'bad id'/],
+    [{ PUBLIC_REGISTRATION: 'maybe' }, /^PUBLIC_REGISTRATION must be true or false/],
+    [{ IMPERSONATION: '2' }, /^IMPERSONATION must be true or false/],
+    [{ DEMO_DATA: 'sometimes' }, /^DEMO_DATA must be true or false/],
+    [{ CORS_ORIGINS: 'example.com' }, /^CORS_ORIGINS: 'example.com'/],
+    [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must be a URL/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ TOKEN_TTL_DAYS: '0' }, /^TOKEN_TTL_DAYS/],
+    [{ MAX_TOKENS_PER_USER: '-1' }, /^MAX_TOKENS_PER_USER/],
+  ])('refuses %p, naming the variable', (env, message) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(message);
+  });
+
+  it('reports every problem at once', () => {
+    expect(problemsOf({ PORT: 'x', LOG_LEVEL: 'y', IMPERSONATION: 'z' })).toHaveLength(3);
+  });
+});

@@ -1,0 +1,80 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestApi, type TestApi } from './support/test-api.js';
+
+type Operation = {
+  security?: Record<string, string[]>[];
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+};
+
+describe('OpenAPI document and Swagger UI', () => {
+  let api: TestApi;
+  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+  beforeAll(async () => {
+    api = await startTestApi({ IMPERSONATION: 'true' });
+    doc = (await api.request('GET', '/docs-json')).body;
+  });
+  afterAll(() => api.close());
+
+  const operation = (path: string, method: string) => doc.paths[`/api/2.0${path}`]?.[method];
+
+  it('is a valid OpenAPI document', async () => {
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('serves Swagger UI at /api/2.0/docs and the document as YAML too', async () => {
+    const ui = await api.request('GET', '/docs');
+    expect(ui.status).toBe(200);
+    expect(ui.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(ui.text).toMatch(/swagger-ui/i);
+    const yaml = await api.request('GET', '/docs-yaml');
+    expect(yaml.status).toBe(200);
+    expect(yaml.text).toMatch(/^openapi: /m);
+  });
+
+  it('lists every route the server answers', () => {
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(routes.sort()).toEqual(
+      [
+        'POST /api/2.0/user/token',
+        'DELETE /api/2.0/user/token',
+        'GET /api/2.0/user',
+        'POST /api/2.0/users',
+        'POST /api/2.0/users/reset_password',
+        'POST /api/2.0/users/reset_password/confirm',
+        'POST /api/2.0/user/token/impersonate',
+      ].sort(),
+    );
+  });
+
+  it('declares the two security schemes: the api token and the app id header', () => {
+    expect(doc.components.securitySchemes).toEqual({
+      api: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'Authorization' }),
+      appId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-App-Id' }),
+    });
+  });
+
+  it.each([
+    ['/user/token', 'post', [{ appId: [] }], ['400', '401', '422', '429']],
+    ['/user/token', 'delete', [{ api: [] }], ['401']],
+    ['/user', 'get', [{ api: [] }], ['401']],
+    ['/users', 'post', [{ appId: [] }], ['400', '401', '403', '422']],
+    ['/users/reset_password', 'post', undefined, ['422', '429']],
+    ['/user/token/impersonate', 'post', [{ api: [] }], ['401', '403', '404', '422']],
+  ])('%s %s documents its security and error responses', (path, method, security, errors) => {
+    const op = operation(path, method)!;
+    expect(op).toBeDefined();
+    expect(op.security).toEqual(security);
+    for (const status of errors) {
+      const schema = op.responses[status]?.content?.['application/json']?.schema?.$ref;
+      expect(schema).toBe(status === '422' ? '#/components/schemas/ValidationErrorResponseDto' : '#/components/schemas/ErrorResponseDto');
+    }
+  });
+
+  it('documents success bodies with their schemas', () => {
+    expect(operation('/user/token', 'post')!.responses['201']!.content!['application/json']!.schema!.$ref).toBe('#/components/schemas/AuthenticatedUserResponseDto');
+    expect(operation('/user', 'get')!.responses['200']!.content!['application/json']!.schema!.$ref).toBe('#/components/schemas/AuthenticatedUserResponseDto');
+  });
+});
