@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 
 const contexts = ['identity', 'guides', 'catalog', 'teams', 'reputation'];
@@ -44,6 +45,19 @@ export default [
             })),
             { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared', ...contexts.map((c) => `scope:${c}`)] },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The Nx rule does not see Node built-ins: domain code is plain TypeScript, so ban them too.
+    files: ['libs/*/domain/src/**/*.ts', 'libs/shared/kernel/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: builtinModules.map((name) => ({ name, message: 'Domain code may not use Node built-ins: take a port instead.' })),
+          patterns: [{ regex: '^node:', message: 'Domain code may not use Node built-ins: take a port instead.' }],
         },
       ],
     },

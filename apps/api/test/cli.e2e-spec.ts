@@ -81,7 +81,7 @@ describe('operator CLI (npm run cli)', () => {
         body: JSON.stringify({ email: 'ops@example.com', password: 'operator-password-2' }),
       });
       expect(res.status).toBe(201);
-      expect((await res.json()).privileges).toEqual(['User', 'Admin']);
+      expect(((await res.json()) as { privileges: string[] }).privileges).toEqual(['User', 'Admin']);
     } finally {
       await api?.close();
     }

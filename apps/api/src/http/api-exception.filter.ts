@@ -65,7 +65,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, req: Request): [number, Omit<ErrorBody, 'error'>] {
-    if (exception instanceof DomainError) {
+    if (exception instanceof DomainError && statusOf(exception) < 500) {
       const status = statusOf(exception);
       const body: Omit<ErrorBody, 'error'> = { message: exception.message };
       if (exception instanceof RuleViolationError) body.errors = exception.violations.map((v) => ({ ...v }));

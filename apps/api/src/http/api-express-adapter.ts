@@ -1,9 +1,16 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import express, { type Response } from 'express';
 import { sendJson } from './respond.js';
 
 /** Nest's Express adapter, replying with the API's exact JSON content type and `?pretty`. */
 export class ApiExpressAdapter extends ExpressAdapter {
+  constructor() {
+    // Router settings are read when the router is created, before any route exists.
+    const app = express();
+    app.set('case sensitive routing', true);
+    super(app);
+  }
+
   /**
    * Errors raised by Express middleware reach the exception filter as they are: the filter
    * knows the body parser's error types and answers without echoing the parser's message.

@@ -15,9 +15,11 @@ export function requestIdAndLog(logger: Logger): RequestHandler {
     req.headers['x-request-id'] = id;
     res.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
+    // Read now: routers mounted at a prefix rewrite `req.url` while they handle the request.
+    const path = req.originalUrl.split('?')[0];
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ requestId: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      logger.info({ requestId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };

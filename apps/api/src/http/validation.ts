@@ -9,6 +9,7 @@ export class BodyValidationPipe extends ValidationPipe {
   constructor() {
     super({
       whitelist: true,
+      stopAtFirstError: true,
       forbidNonWhitelisted: true,
       transform: true,
       validationError: { target: false, value: false },
@@ -25,6 +26,8 @@ export class BodyValidationPipe extends ValidationPipe {
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationFailedError('The request body must be a JSON object', [{ field: '(body)', message: 'The request body must be a JSON object' }]);
     }
+    const nul = findNul(value);
+    if (nul !== null) throw new ValidationFailedError('Text may not contain NUL characters', [{ field: nul, message: 'Text may not contain NUL characters' }]);
     return super.transform(value, metadata);
   }
 }
@@ -38,4 +41,25 @@ function flatten(errors: ValidationError[], prefix = ''): Violation[] {
     }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
+}
+
+/** The path of the first string (or key) holding U+0000, which no text column can store; `null` if none. */
+export function findNul(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (key.includes('\u0000')) return field;
+      const found = findNul(item, field);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }

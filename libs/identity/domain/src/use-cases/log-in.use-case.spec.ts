@@ -17,6 +17,14 @@ const fail = async (bed: IdentityTestBed, email: unknown = EMAIL, clientAddress 
   expect(await rejectionOf(logIn(bed, 'wrong password!', email, clientAddress))).toBeInstanceOf(InvalidLoginError);
 
 describe('LogIn', () => {
+  it('answers a malformed email (even one with NUL) as a wrong login, throttled under one shared key', async () => {
+    const { bed } = await withJane({ policy: { throttle: { loginFailuresPerEmail: 2, loginFailuresPerAddress: 100 } } });
+    await fail(bed, 'a\u0000@example.com', '192.0.2.7');
+    await fail(bed, 'not an email', '192.0.2.8');
+    expect(await rejectionOf(logIn(bed, 'whatever', 'also@@bad', '192.0.2.9'))).toBeInstanceOf(TooManyAttemptsError);
+    await expect(logIn(bed)).resolves.toBeDefined(); // real addresses keep their own counts
+  });
+
   it('returns the user and a token that authenticates them', async () => {
     const { bed, jane } = await withJane();
     const { user, token } = await logIn(bed);

@@ -34,7 +34,9 @@ export class LogIn {
   ) {}
 
   async execute(input: LogInInput): Promise<{ user: User; token: string }> {
-    const emailKey = typeof input.email === 'string' ? input.email.trim().toLowerCase().slice(0, 254) : '';
+    const email = parseEmail(input.email);
+    // Malformed addresses share one key: they can never log in, and they never reach storage as text.
+    const emailKey = email ?? '(malformed)';
     const limits = [
       { kind: 'login-email' as const, key: emailKey, max: this.policy.throttle.loginFailuresPerEmail },
       { kind: 'login-address' as const, key: input.clientAddress, max: this.policy.throttle.loginFailuresPerAddress },
@@ -42,7 +44,6 @@ export class LogIn {
     await this.throttle.check(limits);
 
     const password = typeof input.password === 'string' ? input.password : '';
-    const email = parseEmail(input.email);
     const user = email ? await this.users.findByEmail(email) : null;
     const verified = await this.hasher.verify(user?.passwordHash ?? (await this.decoy()), password);
     if (!user || !verified || !user.isActive) {

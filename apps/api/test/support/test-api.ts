@@ -1,0 +1,118 @@
+import 'reflect-metadata';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { pino } from 'pino';
+import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
+import { loadConfig } from '../../src/config/config.js';
+import { startApi, type RunningApi, type StartOptions } from '../../src/server.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../../src/demo/demo-data.js';
+
+export { DEMO_ACCOUNTS, DEMO_APP_ID };
+
+export interface ApiResponse<T = any> {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The raw body text. */
+  readonly text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  readonly body: T;
+}
+
+export interface RequestOptions {
+  /** Sent as JSON; a string is sent as it is (to test malformed bodies). */
+  readonly body?: unknown;
+  readonly token?: string;
+  readonly appId?: string;
+  readonly headers?: Record<string, string>;
+}
+
+export interface TestApi {
+  readonly running: RunningApi;
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  readonly origin: string;
+  readonly db: TestDatabase;
+  /** Every log line the server wrote, parsed. */
+  readonly logs: Record<string, unknown>[];
+  /** A request under `/api/2.0` (pass a path starting with `/`). */
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** A request to any path of the server (outside the API prefix too). */
+  raw(method: string, path: string, init?: RequestInit): Promise<ApiResponse>;
+  /** Logs in with the demo app id; returns the token. */
+  logIn(email: string, password: string): Promise<string>;
+  /** A direct SQL query on the test database. */
+  sql<R = any>(text: string, params?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+/** Cheap argon2id for tests (the production parameters are exercised by the infra tests). */
+const TEST_ARGON2 = { memoryCost: 4096, timeCost: 1, parallelism: 1 };
+
+/**
+ * Starts the real API (the production start path) on a fresh database and an ephemeral port.
+ * `env` holds configuration variables as an operator would set them.
+ */
+export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApi> {
+  const db = await createTestDatabase();
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ...env, DATABASE_URL: db.url });
+  const logger = pino({ level: config.logLevel }, sink);
+  let running: RunningApi;
+  try {
+    running = await startApi(config, logger, { identity: { argon2: TEST_ARGON2, ...options.identity }, ...options });
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+
+  const raw = async (method: string, path: string, init: RequestInit = {}): Promise<ApiResponse> => {
+    const res = await fetch(running.url + path, { method, ...init });
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body };
+  };
+
+  const api: TestApi = {
+    running,
+    origin: running.url,
+    db,
+    logs,
+    raw,
+    request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers['Authorization'] = `api ${options.token}`;
+      if (options.appId) headers['X-App-Id'] = options.appId;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      return raw(method, `/api/2.0${path}`, { headers, body });
+    },
+    async logIn(email, password) {
+      const res = await api.request('POST', '/user/token', { appId: DEMO_APP_ID, body: { email, password } });
+      if (res.status !== 201) throw new Error(`login of ${email} failed: ${res.status} ${res.text}`);
+      return res.body.authToken as string;
+    },
+    async sql(text, params = []) {
+      return (await pool.query(text, params)).rows;
+    },
+    async close() {
+      await pool.end();
+      await running.close();
+      await db.drop();
+    },
+  };
+  return api;
+}

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The architecture rules are lint rules; this proves each one by linting a deliberate violation
+ * (given on standard input as if it were a file of that project) and expecting ESLint to refuse it.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = fileURLToPath(new URL('../../node_modules/eslint/bin/eslint.js', import.meta.url));
+
+function lint(file: string, code: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [eslint, '--stdin', '--stdin-filename', file, '--format', 'stylish'], { cwd: root });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (exit) => resolve({ code: exit ?? 1, output }));
+    child.stdin.end(code);
+  });
+}
+
+const violations: Array<[string, string, string, RegExp]> = [
+  ['domain imports an ORM', 'libs/identity/domain/src/probe.ts', "import { MikroORM } from '@mikro-orm/core';", /type:domain" is not allowed to import "@mikro-orm\/core"/],
+  ['domain imports Nest', 'libs/identity/domain/src/probe.ts', "import { Injectable } from '@nestjs/common';", /type:domain" is not allowed to import "@nestjs\/common"/],
+  ['domain imports a Node built-in', 'libs/identity/domain/src/probe.ts', "import { createHash } from 'node:crypto';", /Domain code may not use Node built-ins/],
+  ['kernel imports a bare Node built-in', 'libs/shared/kernel/src/probe.ts', "import { readFile } from 'fs';", /Domain code may not use Node built-ins/],
+  ['domain imports its infra', 'libs/identity/domain/src/probe.ts', "import { MikroOrmUserRepository } from '@rc/identity-infra-mikro-orm';", /type:domain" can only depend on libs tagged with "type:domain", "type:contracts"/],
+  ['shared code imports a context', 'libs/shared/kernel/src/probe.ts', "import { User } from '@rc/identity-domain';", /scope:shared" can only depend on libs tagged with "scope:shared"/],
+  ['shared infra imports a context', 'libs/shared/infra-mikro-orm/src/probe.ts', "import { identitySchemas } from '@rc/identity-infra-mikro-orm';", /scope:shared" can only depend on libs tagged with "scope:shared"/],
+  ['infra imports HTTP concerns', 'libs/identity/infra-mikro-orm/src/probe.ts', "import { ApiProperty } from '@nestjs/swagger';", /type:infra" is not allowed to import "@nestjs\/swagger"/],
+  ['infra imports validation decorators', 'libs/identity/infra-mikro-orm/src/probe.ts', "import { IsString } from 'class-validator';", /type:infra" is not allowed to import "class-validator"/],
+  ['a project reached by a relative path', 'libs/identity/domain/src/probe.ts', "import { identitySchemas } from '../../infra-mikro-orm/src/index.js';", /must begin with a npm scope|relative or absolute path/],
+];
+
+describe('module boundaries (ESLint)', () => {
+  it.each(violations)('rejects: %s', async (_name, file, importLine, message) => {
+    const result = await lint(file, `${importLine}\nexport const probe = 1;\n`);
+    expect(result.output).toMatch(message);
+    expect(result.code).toBe(1);
+  });
+
+  it.each([
+    ['the app uses a domain and its infra', 'apps/api/src/probe.ts', "import { User } from '@rc/identity-domain';\nimport { identitySchemas } from '@rc/identity-infra-mikro-orm';\nexport const probe = [User, identitySchemas];"],
+    [
+      'infra uses its domain, the ORM and Node',
+      'libs/identity/infra-mikro-orm/src/probe.ts',
+      "import { User } from '@rc/identity-domain';\nimport { EntitySchema } from '@mikro-orm/core';\nimport { createHash } from 'node:crypto';\nexport const probe = [User, EntitySchema, createHash];",
+    ],
+    ['domain uses the shared kernel', 'libs/identity/domain/src/probe.ts', "import { Clock } from '@rc/shared-kernel';\nexport const probe = Clock;"],
+  ])('allows: %s', async (_name, file, code) => {
+    const result = await lint(file, `${code}\n`);
+    expect(result.output).not.toMatch(/enforce-module-boundaries|no-restricted-imports/);
+    expect(result.code).toBe(0);
+  });
+});
