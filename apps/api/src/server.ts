@@ -58,6 +58,8 @@ export async function startApi(config: AppConfig, logger: Logger, options: Start
     close() {
       closing ??= (async () => {
         try {
+          // Nest closes the HTTP server first (it stops accepting, idle keep-alive connections
+          // close, requests in flight finish), then runs the shutdown hooks that close the pool.
           await app.close();
         } finally {
           await database.stop();
