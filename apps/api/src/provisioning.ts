@@ -23,7 +23,8 @@ export async function provision(app: INestApplicationContext, config: AppConfig,
       logger.info({ userid: user.id, email: user.email }, created ? 'admin account created' : 'admin account updated');
     }
     for (const appId of config.appIds) {
-      await app.get(RegisterApp).execute({ appId, name: 'from APP_IDS', ifAbsent: true });
+      const registered = await app.get(RegisterApp).execute({ appId, name: 'from APP_IDS', ifAbsent: true });
+      if (registered.revokedAt) logger.warn({ appId }, 'APP_IDS names an app id that was revoked: it stays revoked');
     }
     if (config.demoData) await loadDemoData(app, logger);
   });

@@ -117,7 +117,11 @@ export class IdentityApiModule {
         ),
         factory(Impersonate, (u: UserRepository, i: TokenIssuer) => new Impersonate(u, i), [UserRepository, TokenIssuer]),
         factory(GetUser, (u: UserRepository) => new GetUser(u), [UserRepository]),
-        factory(EnsureAdmin, (u: UserRepository, h: PasswordHasher, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, c, w), [UserRepository, PasswordHasher, Clock, UnitOfWork]),
+        factory(
+          EnsureAdmin,
+          (u: UserRepository, h: PasswordHasher, t: AuthTokenRepository, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, t, c, w),
+          [UserRepository, PasswordHasher, AuthTokenRepository, Clock, UnitOfWork],
+        ),
         factory(SetUserRole, (u: UserRepository) => new SetUserRole(u), [UserRepository]),
         factory(VerifyAppId, (a: AppRegistry) => new VerifyAppId(a), [AppRegistry]),
         factory(RegisterApp, (a: AppRegistry, s: Secrets, c: Clock) => new RegisterApp(a, s, c), [AppRegistry, Secrets, Clock]),

@@ -122,16 +122,28 @@ describe('identity repositories (PostgreSQL)', () => {
       expect(await inContext(() => tokens.findOwner('c'.repeat(64), at(1)))).toBeNull();
     });
 
-    it('trims a user to the newest tokens and drops expired ones, leaving other users alone', async () => {
+    it('keeps a user to the newest tokens and drops expired ones, leaving other users alone', async () => {
       const [alice, bob] = await inContext(async () => [await newUser(1), await newUser(2)]);
       const tokens = new MikroOrmAuthTokenRepository(em);
       await inContext(async () => {
-        for (let i = 0; i < 5; i++) await tokens.add({ digest: `${i}`.repeat(64), userId: alice.id, createdAt: at(i), expiresAt: at(i === 0 ? 10 : 1000) });
+        for (let i = 0; i < 4; i++) await tokens.add({ digest: `${i}`.repeat(64), userId: alice.id, createdAt: at(i), expiresAt: at(i === 0 ? 10 : 1000) });
         await tokens.add({ digest: 'f'.repeat(64), userId: bob.id, createdAt: t0, expiresAt: at(1000) });
-        await tokens.trim(alice.id, 3, at(20));
+        await tokens.add({ digest: '4'.repeat(64), userId: alice.id, createdAt: at(20), expiresAt: at(1000) }, 3);
       });
       const rows = await em.fork().execute<{ digest: string }[]>('SELECT digest FROM auth_tokens ORDER BY digest');
       expect(rows.map((r) => r.digest[0])).toEqual(['2', '3', '4', 'f']);
+    });
+
+    it('never leaves more than keepNewest tokens, however many are added at once', async () => {
+      const user = await inContext(() => newUser(1));
+      const tokens = new MikroOrmAuthTokenRepository(em);
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          inContext(() => tokens.add({ digest: i.toString(16).padStart(64, '0'), userId: user.id, createdAt: at(i % 3), expiresAt: at(1000) }, 2)),
+        ),
+      );
+      const [row] = await em.fork().execute<{ n: number }[]>('SELECT count(*)::int AS n FROM auth_tokens WHERE user_id = ?', [user.id]);
+      expect(row!.n).toBe(2);
     });
 
     it('removes all tokens of a user', async () => {
@@ -172,6 +184,9 @@ describe('identity repositories (PostgreSQL)', () => {
       await log.record('login-email', 'b@example.com', at(10));
       await log.record('login-address', 'a@example.com', at(10));
     });
+    const ids = await inContext(async () => [await log.record('reset-email', 'r', at(1)), await log.record('reset-email', 'r', at(2))]);
+    await inContext(() => log.remove([ids[0]!]));
+    expect(await inContext(() => log.countSince('reset-email', 'r', at(-1)))).toEqual({ count: 1, oldest: at(2) });
     expect(await inContext(() => log.countSince('login-email', 'a@example.com', at(-1)))).toEqual({ count: 2, oldest: at(0) });
     expect(await inContext(() => log.countSince('login-email', 'a@example.com', at(5)))).toEqual({ count: 1, oldest: at(10) });
     await inContext(() => log.clear('login-email', 'a@example.com'));

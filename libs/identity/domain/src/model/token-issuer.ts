@@ -16,13 +16,10 @@ export class TokenIssuer {
   async issue(userId: UserId): Promise<string> {
     const token = this.secrets.generate();
     const now = this.clock.now();
-    await this.tokens.add({
-      digest: this.secrets.digest(token),
-      userId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + this.policy.tokenTtlSeconds * 1000),
-    });
-    await this.tokens.trim(userId, this.policy.maxTokensPerUser, now);
+    await this.tokens.add(
+      { digest: this.secrets.digest(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + this.policy.tokenTtlSeconds * 1000) },
+      this.policy.maxTokensPerUser,
+    );
     return token;
   }
 }

@@ -3,11 +3,16 @@ export type AttemptKind = 'login-email' | 'login-address' | 'reset-email' | 'res
 
 /**
  * A shared log of attempts (kept in the database, so that every API instance sees the same
- * counts). The rules on how many are allowed live in the domain's throttle policy.
+ * counts). The rules on how many are allowed live in the domain's throttle.
  */
 export abstract class AttemptLog {
-  /** How many attempts of this kind and key happened since `since`, and when the oldest of them was. */
+  /**
+   * How many attempts of this kind and key happened after `since` (strictly), and when the oldest
+   * of them was. Sees every attempt recorded so far, including those of concurrent requests.
+   */
   abstract countSince(kind: AttemptKind, key: string, since: Date): Promise<{ count: number; oldest: Date | null }>;
-  abstract record(kind: AttemptKind, key: string, at: Date): Promise<void>;
+  /** Records an attempt at once (visible to every other request) and returns its id. */
+  abstract record(kind: AttemptKind, key: string, at: Date): Promise<string>;
+  abstract remove(ids: readonly string[]): Promise<void>;
   abstract clear(kind: AttemptKind, key: string): Promise<void>;
 }

@@ -10,11 +10,14 @@ export interface AuthTokenRecord {
 }
 
 export abstract class AuthTokenRepository {
-  abstract add(token: AuthTokenRecord): Promise<void>;
+  /**
+   * Stores a token. With `keepNewest`, also revokes its user's tokens expired at `createdAt` and
+   * all but the `keepNewest` newest, atomically per user: however many logins of one user run at
+   * once, no more than `keepNewest` tokens stay live.
+   */
+  abstract add(token: AuthTokenRecord, keepNewest?: number): Promise<void>;
   /** The active owner of a live token (not expired, account active), or `null`. */
   abstract findOwner(digest: string, now: Date): Promise<{ userId: UserId; role: Role } | null>;
   abstract remove(digest: string): Promise<void>;
   abstract removeAllOf(userId: UserId): Promise<void>;
-  /** Revokes all but the `keep` newest tokens of a user, and any expired ones. */
-  abstract trim(userId: UserId, keep: number, now: Date): Promise<void>;
 }

@@ -77,7 +77,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
     confirmPasswordReset: new ConfirmPasswordReset(users, resets, tokens, secrets, hasher, clock, uow),
     impersonate: new Impersonate(users, issuer),
     getUser: new GetUser(users),
-    ensureAdmin: new EnsureAdmin(users, hasher, clock, uow),
+    ensureAdmin: new EnsureAdmin(users, hasher, tokens, clock, uow),
     setUserRole: new SetUserRole(users),
     verifyAppId: new VerifyAppId(apps),
     registerApp: new RegisterApp(apps, secrets, clock),

@@ -19,10 +19,11 @@ export class InMemoryAuthTokenRepository extends AuthTokenRepository {
     super();
   }
 
-  async add(token: AuthTokenRecord): Promise<void> {
+  async add(token: AuthTokenRecord, keepNewest?: number): Promise<void> {
     if (this.rows.has(token.digest)) throw new Error('Duplicate token digest');
     this.seq += 1;
     this.rows.set(token.digest, { ...token, createdAt: new Date(token.createdAt), expiresAt: new Date(token.expiresAt), seq: this.seq });
+    if (keepNewest !== undefined) this.trim(token.userId, keepNewest, token.createdAt);
   }
 
   async findOwner(digest: string, now: Date): Promise<{ userId: UserId; role: Role } | null> {
@@ -42,7 +43,7 @@ export class InMemoryAuthTokenRepository extends AuthTokenRepository {
     for (const token of [...this.rows.values()]) if (token.userId === userId) this.rows.delete(token.digest);
   }
 
-  async trim(userId: UserId, keep: number, now: Date): Promise<void> {
+  private trim(userId: UserId, keep: number, now: Date): void {
     const live = this.stored(userId).filter((t) => {
       if (!isExpired(t, now)) return true;
       this.rows.delete(t.digest);

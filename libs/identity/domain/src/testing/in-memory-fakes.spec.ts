@@ -109,22 +109,21 @@ describe('InMemoryAuthTokenRepository', () => {
     expect(await tokens.findOwner('d2', at(1))).toBeNull();
   });
 
-  it('trim keeps the newest tokens and drops the expired ones', async () => {
+  it('add with keepNewest keeps the newest tokens of that user and drops the expired ones', async () => {
     const { jane, tokens, add } = await setup();
     await add('old-expired', 0, 10);
     await add('a', 1);
     await add('b', 2);
-    await add('c', 3);
     await add('other', 0, 3600, 2 as UserId);
-    await tokens.trim(jane.id, 2, at(20));
+    await tokens.add({ digest: 'c', userId: jane.id, createdAt: at(20), expiresAt: at(3620) }, 2);
     expect(tokens.tokensOf(jane.id).map((t) => t.digest)).toEqual(['c', 'b']);
     expect(tokens.tokensOf(2 as UserId)).toHaveLength(1);
   });
 
-  it('trim breaks ties by insertion order', async () => {
+  it('add with keepNewest breaks ties by insertion order', async () => {
     const { jane, tokens, add } = await setup();
-    for (const digest of ['a', 'b', 'c']) await add(digest, 0);
-    await tokens.trim(jane.id, 2, at(0));
+    for (const digest of ['a', 'b']) await add(digest, 0);
+    await tokens.add({ digest: 'c', userId: jane.id, createdAt: at(0), expiresAt: at(3600) }, 2);
     expect(tokens.tokensOf(jane.id).map((t) => t.digest)).toEqual(['c', 'b']);
   });
 
@@ -169,18 +168,30 @@ describe('InMemoryPasswordResetRepository', () => {
 });
 
 describe('InMemoryAttemptLog', () => {
-  it('counts attempts since a time (inclusive) and reports the oldest', async () => {
+  it('counts attempts after a time (exclusive) and reports the oldest', async () => {
     const log = new InMemoryAttemptLog();
     await log.record('login-email', 'k', at(0));
     await log.record('login-email', 'k', at(10));
     await log.record('login-email', 'k', at(20));
     await log.record('login-email', 'other', at(20));
     await log.record('reset-email', 'k', at(20));
-    expect(await log.countSince('login-email', 'k', at(10))).toEqual({ count: 2, oldest: at(10) });
-    expect(await log.countSince('login-email', 'k', at(21))).toEqual({ count: 0, oldest: null });
+    expect(await log.countSince('login-email', 'k', at(9))).toEqual({ count: 2, oldest: at(10) });
+    expect(await log.countSince('login-email', 'k', at(10))).toEqual({ count: 1, oldest: at(20) });
+    expect(await log.countSince('login-email', 'k', at(20))).toEqual({ count: 0, oldest: null });
     await log.clear('login-email', 'k');
     expect(await log.countSince('login-email', 'k', at(0))).toEqual({ count: 0, oldest: null });
     expect(await log.countSince('reset-email', 'k', at(0))).toEqual({ count: 1, oldest: at(20) });
+  });
+});
+
+describe('InMemoryAttemptLog ids', () => {
+  it('removes exactly the attempts whose ids it is given', async () => {
+    const log = new InMemoryAttemptLog();
+    const first = await log.record('login-email', 'k', at(0));
+    const second = await log.record('login-email', 'k', at(1));
+    expect(first).not.toBe(second);
+    await log.remove([first]);
+    expect(await log.countSince('login-email', 'k', at(-1))).toEqual({ count: 1, oldest: at(1) });
   });
 });
 

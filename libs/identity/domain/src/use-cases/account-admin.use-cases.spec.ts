@@ -1,4 +1,4 @@
-import { InvalidAccountDataError, InvalidLoginError, UserNotFoundError } from '../identity.errors.js';
+import { AuthenticationRequiredError, InvalidAccountDataError, InvalidLoginError, UserNotFoundError } from '../identity.errors.js';
 import { identityTestBed, rejectionOf, TEST_PASSWORD } from '../testing/index.js';
 
 describe('EnsureAdmin', () => {
@@ -52,6 +52,16 @@ describe('EnsureAdmin', () => {
     expect((await bed.users.findById(first.user.id))?.passwordHash).toBe('hashed:the new admin password');
     await expect(bed.logIn.execute({ email: 'root@example.com', password: TEST_PASSWORD, clientAddress: 'x' })).rejects.toThrow(InvalidLoginError);
     await expect(bed.logIn.execute({ email: 'root@example.com', password: 'the new admin password', clientAddress: 'x' })).resolves.toBeDefined();
+  });
+
+  it('signs the account out everywhere when it changes the password, and only then', async () => {
+    const bed = identityTestBed();
+    await bed.ensureAdmin.execute({ email: 'root@example.com', password: TEST_PASSWORD });
+    const { token } = await bed.logIn.execute({ email: 'root@example.com', password: TEST_PASSWORD, clientAddress: 'x' });
+    await bed.ensureAdmin.execute({ email: 'root@example.com', password: TEST_PASSWORD });
+    await expect(bed.authenticateToken.execute(token)).resolves.toBeDefined();
+    await bed.ensureAdmin.execute({ email: 'root@example.com', password: 'the new admin password' });
+    await expect(bed.authenticateToken.execute(token)).rejects.toThrow(AuthenticationRequiredError);
   });
 
   it('promotes an existing user and sets its password', async () => {

@@ -4,18 +4,21 @@ import { parseEmail, type Email } from '../model/email.js';
 import { checkPassword } from '../model/password-policy.js';
 import type { Role } from '../model/role.js';
 import { normaliseDisplayName, User } from '../model/user.js';
+import type { AuthTokenRepository } from '../ports/auth-token.repository.js';
 import type { PasswordHasher } from '../ports/secrets.js';
 import type { UserRepository } from '../ports/user.repository.js';
 
 /**
  * Makes sure an active Admin account with these credentials exists: creates it, or sets the
- * password and role of the existing account (re-enabling it if it was disabled). Running it again changes nothing more (operators' start-up
+ * password and role of the existing account (re-enabling it if it was disabled). A changed
+ * password signs the account out everywhere, as a password reset does. Running it again changes nothing more (operators' start-up
  * configuration and the CLI use it).
  */
 export class EnsureAdmin {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly tokens: AuthTokenRepository,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
   ) {}
@@ -33,7 +36,10 @@ export class EnsureAdmin {
     return this.uow.run(async () => {
       const existing = await this.users.findByEmail(email);
       if (existing) {
-        if (!(await this.hasher.verify(existing.passwordHash, password))) existing.changePassword(await this.hasher.hash(password));
+        if (!(await this.hasher.verify(existing.passwordHash, password))) {
+          existing.changePassword(await this.hasher.hash(password));
+          await this.tokens.removeAllOf(existing.id);
+        }
         existing.assignRole('Admin');
         existing.activate();
         await this.users.save(existing);

@@ -73,11 +73,14 @@ describe('RegisterApp', () => {
     await expect(bed.listApps.execute()).resolves.toHaveLength(1);
   });
 
-  it('with ifAbsent, still refuses a revoked id', async () => {
+  it('with ifAbsent, leaves a revoked id revoked (configuration never undoes a revocation)', async () => {
     const bed = identityTestBed();
     await bed.registerApp.execute({ appId: 'web-client', name: 'Web' });
     await bed.revokeApp.execute('web-client');
-    await expect(bed.registerApp.execute({ appId: 'web-client', name: 'Web', ifAbsent: true })).rejects.toThrow(AppIdAlreadyRegisteredError);
+    const again = await bed.registerApp.execute({ appId: 'web-client', name: 'Web', ifAbsent: true });
+    expect(again.revokedAt).toEqual(bed.clock.now());
+    await expect(bed.verifyAppId.execute('web-client')).rejects.toBeInstanceOf(InvalidAppIdError);
+    await expect(bed.registerApp.execute({ appId: 'web-client', name: 'Web' })).rejects.toThrow(AppIdAlreadyRegisteredError);
   });
 
   it.each(['abc', 'has space', 'a'.repeat(65), 'dots.not.allowed', ''])('refuses the malformed id %p', async (appId) => {

@@ -14,7 +14,11 @@ export class VerifyAppId {
   }
 }
 
-/** Registers an application; with no id given, a random 16-character one is made. Idempotent for a live id. */
+/**
+ * Registers an application; with no id given, a random 16-character one is made. With `ifAbsent`
+ * an id that exists is returned as it is: a live one stays live, and one an operator revoked stays
+ * revoked (start-up configuration never undoes a revocation).
+ */
 export class RegisterApp {
   constructor(
     private readonly apps: AppRegistry,
@@ -29,7 +33,7 @@ export class RegisterApp {
     }
     const existing = await this.apps.find(appId);
     if (existing) {
-      if (input.ifAbsent && !existing.revokedAt) return existing;
+      if (input.ifAbsent) return existing;
       throw new AppIdAlreadyRegisteredError(appId);
     }
     const app = { appId, name: input.name.trim() || appId, createdAt: this.clock.now(), revokedAt: null };

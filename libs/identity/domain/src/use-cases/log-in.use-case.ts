@@ -41,20 +41,16 @@ export class LogIn {
       { kind: 'login-email' as const, key: emailKey, max: this.policy.throttle.loginFailuresPerEmail },
       { kind: 'login-address' as const, key: input.clientAddress, max: this.policy.throttle.loginFailuresPerAddress },
     ];
-    await this.throttle.check(limits);
+    const attempt = await this.throttle.attempt(limits);
 
     const password = typeof input.password === 'string' ? input.password : '';
     const user = email ? await this.users.findByEmail(email) : null;
     const verified = await this.hasher.verify(user?.passwordHash ?? (await this.decoy()), password);
-    if (!user || !verified || !user.isActive) {
-      await this.throttle.record(limits);
-      throw new InvalidLoginError();
-    }
+    if (!user || !verified || !user.isActive) throw new InvalidLoginError(); // the attempt stays counted
 
-    const token = await this.uow.run(async () => {
-      await this.throttle.clear(limits[0]);
-      return this.issuer.issue(user.id);
-    });
+    const token = await this.uow.run(() => this.issuer.issue(user.id));
+    await attempt.forget();
+    await this.throttle.clear(limits[0]);
     return { user, token };
   }
 

@@ -32,8 +32,7 @@ export class RequestPasswordReset {
       { kind: 'reset-email' as const, key: email, max: this.policy.throttle.resetRequestsPerEmail },
       { kind: 'reset-address' as const, key: input.clientAddress, max: this.policy.throttle.resetRequestsPerAddress },
     ];
-    await this.throttle.check(limits);
-    await this.throttle.record(limits);
+    await this.throttle.attempt(limits); // every request counts, answered or not
 
     const user = await this.users.findByEmail(email);
     if (!user?.isActive) return;

@@ -6,13 +6,24 @@ export class MikroOrmAuthTokenRepository extends AuthTokenRepository {
     super();
   }
 
-  async add(token: AuthTokenRecord): Promise<void> {
-    await this.em.execute('INSERT INTO auth_tokens (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
-      token.digest,
-      token.userId,
-      token.createdAt,
-      token.expiresAt,
-    ]);
+  async add(token: AuthTokenRecord, keepNewest?: number): Promise<void> {
+    const insert = (em: EntityManager) =>
+      em.execute('INSERT INTO auth_tokens (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [token.digest, token.userId, token.createdAt, token.expiresAt]);
+    if (keepNewest === undefined) {
+      await insert(this.em);
+      return;
+    }
+    // The user's row lock serialises the logins of one user: each trim then sees every token
+    // committed before it, so concurrent logins cannot leave more than `keepNewest` behind.
+    await this.em.transactional(async (em) => {
+      await em.execute('SELECT 1 FROM users WHERE id = ? FOR NO KEY UPDATE', [token.userId]);
+      await insert(em);
+      await em.execute(
+        `DELETE FROM auth_tokens WHERE user_id = ? AND (expires_at <= ? OR digest IN (
+           SELECT digest FROM auth_tokens WHERE user_id = ? ORDER BY created_at DESC, digest OFFSET ?))`,
+        [token.userId, token.createdAt, token.userId, keepNewest],
+      );
+    });
   }
 
   async findOwner(digest: string, now: Date): Promise<{ userId: UserId; role: Role } | null> {
@@ -32,11 +43,4 @@ export class MikroOrmAuthTokenRepository extends AuthTokenRepository {
     await this.em.execute('DELETE FROM auth_tokens WHERE user_id = ?', [userId]);
   }
 
-  async trim(userId: UserId, keep: number, now: Date): Promise<void> {
-    await this.em.execute(
-      `DELETE FROM auth_tokens WHERE user_id = ? AND (expires_at <= ? OR digest IN (
-         SELECT digest FROM auth_tokens WHERE user_id = ? ORDER BY created_at DESC, digest OFFSET ?))`,
-      [userId, now, userId, keep],
-    );
-  }
 }
