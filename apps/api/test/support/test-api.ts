@@ -9,6 +9,8 @@ import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../../src/demo/demo-data.js';
 
 export { DEMO_ACCOUNTS, DEMO_APP_ID };
 
+// Response bodies are whatever JSON the server sent: tests read them freely and assert on them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ApiResponse<T = any> {
   readonly status: number;
   readonly headers: Headers;
@@ -34,12 +36,14 @@ export interface TestApi {
   /** Every log line the server wrote, parsed. */
   readonly logs: Record<string, unknown>[];
   /** A request under `/api/2.0` (pass a path starting with `/`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** A request to any path of the server (outside the API prefix too). */
   raw(method: string, path: string, init?: RequestInit): Promise<ApiResponse>;
   /** Logs in with the demo app id; returns the token. */
   logIn(email: string, password: string): Promise<string>;
   /** A direct SQL query on the test database. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   sql<R = any>(text: string, params?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
