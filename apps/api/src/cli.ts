@@ -1,110 +1,7 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { INestApplicationContext } from '@nestjs/common';
-import { MikroORM, RequestContext } from '@mikro-orm/core';
-import { EnsureAdmin, isRole, ListApps, RegisterApp, RevokeApp, SetUserRole } from '@rc/identity-domain';
-import { DomainError, RuleViolationError } from '@rc/shared-kernel';
-import { AppModule } from './app.module.js';
-import { ConfigError, loadConfig } from './config/config.js';
-import { openDatabase } from './database.js';
-import { createLogger, NestPinoLogger } from './logger.js';
-import { migrate } from './provisioning.js';
+import { runCli } from './cli/run-cli.js';
 
-interface Command {
-  readonly usage: string;
-  readonly summary: string;
-  run(ctx: INestApplicationContext, args: ParsedArgs): Promise<void>;
-}
-
-interface ParsedArgs {
-  readonly positional: string[];
-  readonly flags: Record<string, string>;
-}
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
-
-const COMMANDS: Record<string, Command> = {
-  migrate: {
-    usage: 'migrate',
-    summary: 'apply pending database migrations (the API also does this at start)',
-    async run(ctx) {
-      const applied = await migrate(ctx);
-      out(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
-    },
-  },
-  'app-id:create': {
-    usage: 'app-id:create [--id ID] [--name NAME]',
-    summary: 'register an application id (a random 16-character one without --id)',
-    async run(ctx, { flags }) {
-      const app = await ctx.get(RegisterApp).execute({ appId: flags['id'], name: flags['name'] ?? '' });
-      out(app.appId);
-    },
-  },
-  'app-id:list': {
-    usage: 'app-id:list',
-    summary: 'list application ids',
-    async run(ctx) {
-      const apps = await ctx.get(ListApps).execute();
-      if (!apps.length) out('no app ids registered');
-      for (const app of apps) {
-        out(`${app.appId}\t${app.revokedAt ? `revoked ${app.revokedAt.toISOString()}` : 'active'}\t${app.createdAt.toISOString()}\t${app.name}`);
-      }
-    },
-  },
-  'app-id:revoke': {
-    usage: 'app-id:revoke ID',
-    summary: 'revoke an application id (login and registration with it stop working)',
-    async run(ctx, { positional }) {
-      const appId = required(positional[0], 'the app id');
-      await ctx.get(RevokeApp).execute(appId);
-      out(`revoked ${appId}`);
-    },
-  },
-  'user:create-admin': {
-    usage: 'user:create-admin EMAIL [--username NAME] [--password PASSWORD]',
-    summary: 'create an Admin account, or make an existing one Admin with this password (password also from ADMIN_PASSWORD or standard input)',
-    async run(ctx, { positional, flags }) {
-      const email = required(positional[0], 'the email address');
-      const password = flags['password'] ?? process.env['ADMIN_PASSWORD'] ?? (await readLine('password: '));
-      const { user, created } = await ctx.get(EnsureAdmin).execute({ email, password, username: flags['username'] });
-      out(`${created ? 'created' : 'updated'} admin ${user.email} (userid ${user.id})`);
-    },
-  },
-  'user:set-role': {
-    usage: 'user:set-role EMAIL User|Admin',
-    summary: "set a user's role",
-    async run(ctx, { positional }) {
-      const email = required(positional[0], 'the email address');
-      const role = positional[1];
-      if (!isRole(role)) throw new UsageError('the role must be User or Admin');
-      const user = await ctx.get(SetUserRole).execute({ email, role });
-      out(`${user.email} is now ${user.role}`);
-    },
-  },
-};
-
-class UsageError extends Error {}
-
-function required(value: string | undefined, what: string): string {
-  if (!value) throw new UsageError(`missing ${what}`);
-  return value;
-}
-
-function parseArgs(argv: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg.startsWith('--')) {
-      const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-      const value = inline ?? argv[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      flags[name] = value;
-    } else positional.push(arg);
-  }
-  return { positional, flags };
-}
-
+/** `npm run cli -- <command>`: the operator's entry point (see `npm run cli -- help`). */
 async function readLine(prompt: string): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write(prompt);
   const chunks: Buffer[] = [];
@@ -115,56 +12,15 @@ async function readLine(prompt: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split('\n')[0]!.replace(/\r$/, '');
 }
 
-function help(): void {
-  out('Usage: npm run cli -- <command> [arguments]\n\nCommands:');
-  for (const command of Object.values(COMMANDS)) out(`  ${command.usage.padEnd(58)} ${command.summary}`);
-  out('\nThe CLI reads the same configuration as the API (DATABASE_URL, DATA_DIR, ...).');
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    help();
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`unknown command '${name}'\n\n`);
-    help();
-    return 2;
-  }
-  const args = parseArgs(rest);
-  const config = { ...loadConfig(), demoData: false };
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const database = await openDatabase(config, logger);
-  let ctx: INestApplicationContext | null = null;
-  try {
-    ctx = await NestFactory.createApplicationContext(AppModule.forRoot({ config, logger, databaseUrl: database.url }), {
-      logger: new NestPinoLogger(logger),
-      abortOnError: false,
-    });
-    if (name !== 'migrate') await migrate(ctx);
-    const orm = ctx.get(MikroORM);
-    await RequestContext.create(orm.em, () => command.run(ctx!, args));
-    return 0;
-  } finally {
-    await ctx?.close();
-    await database.stop();
-  }
-}
-
-main(process.argv.slice(2)).then(
+runCli(process.argv.slice(2), {
+  env: process.env,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  readLine,
+}).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    if (error instanceof RuleViolationError) {
-      process.stderr.write(`${error.violations.map((v) => `${v.field}: ${v.message}`).join('\n')}\n`);
-      process.exit(1);
-    }
-    process.stderr.write(`${error instanceof DomainError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },
 );
