@@ -1,0 +1,70 @@
+import { ConflictError, NotFoundError, PermissionDeniedError, RuleViolationError, type Violation } from '@rc/shared-kernel';
+
+export class GuideNotFoundError extends NotFoundError {
+  readonly code = 'GUIDES.GUIDE_NOT_FOUND';
+  constructor() {
+    super('Guide not found');
+  }
+}
+
+export class StepNotFoundError extends NotFoundError {
+  readonly code = 'GUIDES.STEP_NOT_FOUND';
+  constructor() {
+    super('Step not found');
+  }
+}
+
+export class RevisionNotFoundError extends NotFoundError {
+  readonly code = 'GUIDES.REVISION_NOT_FOUND';
+  constructor() {
+    super('Revision not found');
+  }
+}
+
+/** The viewer may not see this guide (private, or an old revision without the privilege). */
+export class GuidePrivateError extends PermissionDeniedError {
+  readonly code = 'GUIDES.GUIDE_PRIVATE';
+  constructor() {
+    super('Guide is private.');
+  }
+}
+
+export class NotGuideEditorError extends PermissionDeniedError {
+  readonly code = 'GUIDES.NOT_EDITOR';
+  constructor(message = 'Insufficient privileges') {
+    super(message);
+  }
+}
+
+export class ModeratorRequiredError extends PermissionDeniedError {
+  readonly code = 'GUIDES.MODERATOR_REQUIRED';
+  override readonly requiredPrivileges = ['Admin'] as const;
+  constructor() {
+    super('Insufficient privileges');
+  }
+}
+
+/** The caller's `revisionid` is not the current one: the body of the answer is the current version. */
+export class StaleGuideRevisionError extends ConflictError {
+  readonly code = 'GUIDES.STALE_REVISION';
+  constructor(readonly guideId: number) {
+    super('Revision conflict - please refresh and try again');
+  }
+}
+
+export class StaleStepRevisionError extends ConflictError {
+  readonly code = 'GUIDES.STALE_STEP_REVISION';
+  constructor(
+    readonly guideId: number,
+    readonly stepId: number,
+  ) {
+    super('Revision conflict - please refresh and try again');
+  }
+}
+
+export class InvalidGuideError extends RuleViolationError {
+  readonly code = 'GUIDES.INVALID_GUIDE';
+  constructor(violations: readonly Violation[]) {
+    super(violations.map((v) => v.message).join('; '), violations);
+  }
+}

@@ -1,0 +1,436 @@
+import type { Brand, Violation } from '@rc/shared-kernel';
+import { InvalidGuideError, NotGuideEditorError, StaleGuideRevisionError, StaleStepRevisionError, StepNotFoundError } from '../guides.errors.js';
+import {
+  DIFFICULTIES,
+  flagDefinition,
+  GUIDE_TYPES,
+  MAX_ITEMS,
+  MAX_PREREQUISITES,
+  MAX_STEPS,
+  MAX_SUMMARY_LENGTH,
+  MAX_TEXT_LENGTH,
+  MAX_TITLE_LENGTH,
+  type Difficulty,
+  type GuideType,
+} from './guide-vocabulary.js';
+import { Step, type StepInput, type StepState } from './step.js';
+
+export type GuideId = Brand<number, 'GuideId'>;
+
+/** A part or tool of a guide (reference §3.7). */
+export interface GuideItem {
+  readonly text: string;
+  readonly type: string;
+  readonly quantity: number;
+  readonly notes: string | null;
+  readonly url: string | null;
+  readonly thumbnail: string | null;
+  readonly isoptional: boolean;
+  readonly featured: boolean;
+}
+
+/** Who acts on a guide. */
+export interface Editor {
+  readonly userId: number;
+  readonly isAdmin: boolean;
+}
+
+export interface GuideState {
+  readonly id: GuideId;
+  readonly revisionid: number;
+  readonly authorId: number;
+  /** Everyone who changed the guide; only a sole author may delete it. */
+  readonly contributorIds: readonly number[];
+  readonly title: string;
+  readonly category: string;
+  readonly subject: string;
+  readonly type: GuideType;
+  readonly difficulty: Difficulty | null;
+  readonly summary: string;
+  readonly introduction: string;
+  readonly conclusion: string;
+  readonly timeRequiredMin: number;
+  readonly timeRequiredMax: number;
+  readonly imageId: number | null;
+  readonly parts: readonly GuideItem[];
+  readonly tools: readonly GuideItem[];
+  readonly prerequisites: readonly number[];
+  readonly flags: readonly string[];
+  readonly isPublic: boolean;
+  readonly locale: string;
+  readonly createdAt: Date;
+  readonly modifiedAt: Date;
+  readonly publishedAt: Date | null;
+  readonly deletedAt: Date | null;
+}
+
+/** The writable fields, as a client sends them (parsed JSON; checked here). */
+export interface GuideInput {
+  readonly title?: unknown;
+  readonly category?: unknown;
+  readonly subject?: unknown;
+  readonly type?: unknown;
+  readonly difficulty?: unknown;
+  readonly summary?: unknown;
+  readonly introduction?: unknown;
+  readonly conclusion?: unknown;
+  readonly time_required?: unknown;
+  readonly time_required_min?: unknown;
+  readonly time_required_max?: unknown;
+  readonly image?: unknown;
+  readonly flags?: unknown;
+  readonly prerequisites?: unknown;
+  readonly parts?: unknown;
+  readonly tools?: unknown;
+  readonly public?: unknown;
+  readonly langid?: unknown;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Fields = Mutable<Partial<Omit<GuideState, 'id' | 'revisionid' | 'authorId' | 'contributorIds' | 'createdAt' | 'modifiedAt' | 'publishedAt' | 'deletedAt' | 'locale'>>>;
+
+/**
+ * A guide with its steps. Every change goes through a method that checks the rules and records
+ * that something changed: the repository then stores a new revision (a no-op keeps the old one).
+ */
+export class Guide {
+  readonly state: GuideState;
+  readonly steps: Step[];
+  private changedFields = false;
+  private readonly removedStepIds: number[] = [];
+
+  private constructor(state: GuideState, steps: Step[]) {
+    this.state = { ...state };
+    this.steps = steps;
+  }
+
+  static restore(state: GuideState, steps: readonly StepState[]): Guide {
+    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)));
+  }
+
+  /**
+   * A new guide, private unless `public: true`. `category` and `type` are required; the title
+   * defaults to one made of the type, category and subject.
+   */
+  static create(id: GuideId, author: Editor, input: GuideInput, now: Date): Guide {
+    const violations: Violation[] = [];
+    if (input.category === undefined) violations.push({ field: 'category', message: 'category is required' });
+    if (input.type === undefined) violations.push({ field: 'type', message: 'type is required' });
+    const fields = readFields(input, violations, author, []);
+    if (violations.length) throw new InvalidGuideError(violations);
+    const type = fields.type!;
+    const category = fields.category!;
+    const subject = fields.subject ?? '';
+    const guide = new Guide(
+      {
+        id,
+        revisionid: 0,
+        authorId: author.userId,
+        contributorIds: [author.userId],
+        title: fields.title || defaultTitle(type, category, subject),
+        category,
+        subject,
+        type,
+        difficulty: fields.difficulty ?? null,
+        summary: fields.summary ?? '',
+        introduction: fields.introduction ?? '',
+        conclusion: fields.conclusion ?? '',
+        timeRequiredMin: fields.timeRequiredMin ?? 0,
+        timeRequiredMax: fields.timeRequiredMax ?? 0,
+        imageId: fields.imageId ?? null,
+        parts: fields.parts ?? [],
+        tools: fields.tools ?? [],
+        prerequisites: fields.prerequisites ?? [],
+        flags: fields.flags ?? [],
+        isPublic: fields.isPublic ?? false,
+        locale: typeof input.langid === 'string' && /^[a-z]{2}$/.test(input.langid) ? input.langid : 'en',
+        createdAt: now,
+        modifiedAt: now,
+        publishedAt: fields.isPublic ? now : null,
+        deletedAt: null,
+      },
+      [],
+    );
+    guide.changedFields = true;
+    return guide;
+  }
+
+  get id(): GuideId {
+    return this.state.id;
+  }
+
+  get isDeleted(): boolean {
+    return this.state.deletedAt !== null;
+  }
+
+  /** Anything to store? (false after a no-op edit: the revision stays). */
+  get hasChanges(): boolean {
+    return this.changedFields || this.removedStepIds.length > 0 || this.steps.some((s) => s.changed);
+  }
+
+  get stepIdsRemoved(): readonly number[] {
+    return this.removedStepIds;
+  }
+
+  /** The author and Admins may edit a guide. */
+  canEdit(editor: Editor | null): boolean {
+    return !!editor && !this.isDeleted && (editor.isAdmin || editor.userId === this.state.authorId);
+  }
+
+  /** Public guides are seen by all; private ones by their author and Admins. */
+  canView(viewer: Editor | null): boolean {
+    return !this.isDeleted && (this.state.isPublic || this.canEdit(viewer));
+  }
+
+  assertRevision(revisionid: number): void {
+    if (revisionid !== this.state.revisionid) throw new StaleGuideRevisionError(this.id);
+  }
+
+  /** PATCH: applies the given fields. `prerequisites` must have been checked to exist and not to loop. */
+  edit(editor: Editor, input: GuideInput, now: Date): void {
+    this.assertEditor(editor);
+    const violations: Violation[] = [];
+    const fields = readFields(input, violations, editor, this.state.flags);
+    if (violations.length) throw new InvalidGuideError(violations);
+    if (fields.prerequisites?.includes(this.id)) throw new InvalidGuideError([{ field: 'prerequisites', message: 'a guide cannot be its own prerequisite' }]);
+    const min = fields.timeRequiredMin ?? this.state.timeRequiredMin;
+    const max = fields.timeRequiredMax ?? this.state.timeRequiredMax;
+    if (max > 0 && min > max) throw new InvalidGuideError([{ field: 'time_required_min', message: 'time_required_min cannot exceed time_required_max' }]);
+    if (fields.title === '') delete fields.title;
+    const changed = (Object.keys(fields) as (keyof Fields)[]).filter((key) => JSON.stringify(fields[key]) !== JSON.stringify(this.state[key]));
+    if (!changed.length) return;
+    const patch: Partial<GuideState> = Object.fromEntries(changed.map((key) => [key, fields[key]]));
+    if (changed.includes('isPublic')) Object.assign(patch, this.publication(fields.isPublic!, now));
+    this.apply(editor, patch, now);
+  }
+
+  publish(editor: Editor, now: Date): void {
+    this.assertEditor(editor);
+    if (!this.state.isPublic) this.apply(editor, { isPublic: true, ...this.publication(true, now) }, now);
+  }
+
+  unpublish(editor: Editor, now: Date): void {
+    this.assertEditor(editor);
+    if (this.state.isPublic) this.apply(editor, { isPublic: false }, now);
+  }
+
+  /** Soft delete: only an Admin, or the author when nobody else contributed. */
+  delete(editor: Editor, now: Date): void {
+    this.assertEditor(editor);
+    const sole = this.state.contributorIds.every((id) => id === this.state.authorId);
+    if (!editor.isAdmin && !(editor.userId === this.state.authorId && sole)) {
+      throw new NotGuideEditorError('Only an Admin or the sole author may delete this guide');
+    }
+    this.apply(editor, { deletedAt: now }, now);
+  }
+
+  /** Inserts a step at `orderby` (1 … count + 1; default last); later steps move down. */
+  addStep(editor: Editor, input: StepInput & { orderby?: unknown }, now: Date): Step {
+    this.assertEditor(editor);
+    const violations: Violation[] = [];
+    const position = input.orderby === undefined ? this.steps.length + 1 : input.orderby;
+    if (!Number.isInteger(position) || (position as number) < 1 || (position as number) > this.steps.length + 1) {
+      violations.push({ field: 'orderby', message: `orderby must be an integer from 1 to ${this.steps.length + 1}` });
+    }
+    if (this.steps.length >= MAX_STEPS) violations.push({ field: 'lines', message: `a guide has at most ${MAX_STEPS} steps` });
+    const step = Step.create(input, violations);
+    if (violations.length || !step) throw new InvalidGuideError(violations);
+    this.steps.splice((position as number) - 1, 0, step);
+    this.renumber();
+    this.apply(editor, {}, now);
+    return step;
+  }
+
+  editStep(editor: Editor, stepId: number, stepRevisionid: number, input: StepInput, now: Date): Step {
+    this.assertEditor(editor);
+    const step = this.step(stepId);
+    if (step.revisionid !== stepRevisionid) throw new StaleStepRevisionError(this.id, stepId);
+    const violations: Violation[] = [];
+    const changed = step.edit(input, violations);
+    if (violations.length) throw new InvalidGuideError(violations);
+    if (changed) this.apply(editor, {}, now);
+    return step;
+  }
+
+  removeStep(editor: Editor, stepId: number, stepRevisionid: number, now: Date): void {
+    this.assertEditor(editor);
+    const step = this.step(stepId);
+    if (step.revisionid !== stepRevisionid) throw new StaleStepRevisionError(this.id, stepId);
+    this.steps.splice(this.steps.indexOf(step), 1);
+    this.removedStepIds.push(stepId);
+    this.renumber();
+    this.apply(editor, {}, now);
+  }
+
+  /** `stepids` must be exactly the guide's own steps, in the new order. */
+  reorderSteps(editor: Editor, stepids: unknown, now: Date): void {
+    this.assertEditor(editor);
+    const current = this.steps.map((s) => s.id);
+    const valid =
+      Array.isArray(stepids) &&
+      stepids.length === current.length &&
+      new Set(stepids).size === stepids.length &&
+      stepids.every((id) => current.includes(id as number));
+    if (!valid) throw new InvalidGuideError([{ field: 'stepids', message: 'stepids must list every step of the guide exactly once' }]);
+    if (stepids.every((id, i) => id === current[i])) return;
+    this.steps.sort((a, b) => stepids.indexOf(a.id) - stepids.indexOf(b.id));
+    this.renumber();
+    this.apply(editor, {}, now);
+  }
+
+  /** The state after the repository stored it under new revision ids. */
+  markStored(revisionid: number): void {
+    Object.assign(this.state, { revisionid });
+    this.changedFields = false;
+    this.removedStepIds.length = 0;
+    for (const step of this.steps) step.changed = false;
+  }
+
+  step(stepId: number): Step {
+    const step = this.steps.find((s) => s.id === stepId);
+    if (!step) throw new StepNotFoundError();
+    return step;
+  }
+
+  private assertEditor(editor: Editor): void {
+    if (!this.canEdit(editor)) throw new NotGuideEditorError();
+  }
+
+  private publication(isPublic: boolean, now: Date): Partial<GuideState> {
+    return isPublic && !this.state.publishedAt ? { publishedAt: now } : {};
+  }
+
+  private renumber(): void {
+    this.steps.forEach((step, i) => step.moveTo(i + 1));
+  }
+
+  private apply(editor: Editor, patch: Partial<GuideState>, now: Date): void {
+    const contributorIds = this.state.contributorIds.includes(editor.userId) ? this.state.contributorIds : [...this.state.contributorIds, editor.userId];
+    Object.assign(this.state, patch, { modifiedAt: now, contributorIds });
+    this.changedFields = true;
+  }
+}
+
+function defaultTitle(type: GuideType, category: string, subject: string): string {
+  const verb = type === 'how-to' ? 'How to' : type.charAt(0).toUpperCase() + type.slice(1);
+  return [category, subject, verb].filter(Boolean).join(' ').slice(0, MAX_TITLE_LENGTH);
+}
+
+/** Reads and checks the writable fields that are present; collects one violation per bad field. */
+function readFields(input: GuideInput, violations: Violation[], editor: Editor, currentFlags: readonly string[]): Fields {
+  const out: Fields = {};
+  const text = (field: string, value: unknown, max: number): string | undefined => {
+    if (value === undefined) return undefined;
+    if (value === null) return '';
+    if (typeof value !== 'string') return void violations.push({ field, message: `${field} must be a string` });
+    if ([...value].length > max) return void violations.push({ field, message: `${field} must be at most ${max} characters` });
+    return value;
+  };
+  const seconds = (field: string, value: unknown): number | undefined => {
+    if (value === undefined) return undefined;
+    if (value === null) return 0;
+    if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 10 * 365 * 24 * 3600) return void violations.push({ field, message: `${field} must be a number of seconds` });
+    return value as number;
+  };
+
+  const title = text('title', input.title, MAX_TITLE_LENGTH);
+  if (title !== undefined) out.title = title.trim();
+  const category = text('category', input.category, MAX_TITLE_LENGTH);
+  if (category !== undefined) {
+    if (!category.trim()) violations.push({ field: 'category', message: 'category must name an existing category' });
+    else out.category = category.trim();
+  }
+  const subject = text('subject', input.subject, MAX_TITLE_LENGTH);
+  if (subject !== undefined) out.subject = subject.trim();
+  if (input.type !== undefined) {
+    if (typeof input.type !== 'string' || !(GUIDE_TYPES as readonly string[]).includes(input.type)) violations.push({ field: 'type', message: `type must be one of ${GUIDE_TYPES.join(', ')}` });
+    else out.type = input.type as GuideType;
+  }
+  if (input.difficulty !== undefined) {
+    if (input.difficulty === null || input.difficulty === '') out.difficulty = null;
+    else if (typeof input.difficulty !== 'string' || !(DIFFICULTIES as readonly string[]).includes(input.difficulty)) violations.push({ field: 'difficulty', message: `difficulty must be one of ${DIFFICULTIES.join(', ')}` });
+    else out.difficulty = input.difficulty as Difficulty;
+  }
+  const summary = text('summary', input.summary, MAX_SUMMARY_LENGTH);
+  if (summary !== undefined) out.summary = summary;
+  const introduction = text('introduction', input.introduction, MAX_TEXT_LENGTH);
+  if (introduction !== undefined) out.introduction = introduction;
+  const conclusion = text('conclusion', input.conclusion, MAX_TEXT_LENGTH);
+  if (conclusion !== undefined) out.conclusion = conclusion;
+  // time_required (the human text) is accepted and ignored, as by the original API.
+  const min = seconds('time_required_min', input.time_required_min);
+  const max = seconds('time_required_max', input.time_required_max);
+  if (min !== undefined) out.timeRequiredMin = min;
+  if (max !== undefined) out.timeRequiredMax = max;
+  if (min !== undefined && max !== undefined && max > 0 && min > max) violations.push({ field: 'time_required_min', message: 'time_required_min cannot exceed time_required_max' });
+  if (input.image !== undefined) {
+    if (input.image === null) out.imageId = null;
+    else if (!Number.isInteger(input.image) || (input.image as number) <= 0) violations.push({ field: 'image', message: 'image must be an image id or null' });
+    else out.imageId = input.image as number;
+  }
+  if (input.public !== undefined) {
+    if (typeof input.public !== 'boolean') violations.push({ field: 'public', message: 'public must be true or false' });
+    else out.isPublic = input.public;
+  }
+  if (input.prerequisites !== undefined) {
+    const ids = input.prerequisites;
+    if (!Array.isArray(ids) || ids.length > MAX_PREREQUISITES || !ids.every((id) => Number.isInteger(id) && id > 0)) {
+      violations.push({ field: 'prerequisites', message: `prerequisites must be a list of at most ${MAX_PREREQUISITES} guide ids` });
+    } else out.prerequisites = [...new Set(ids as number[])];
+  }
+  if (input.flags !== undefined) {
+    const flags = readFlags(input.flags, editor, currentFlags, violations);
+    if (flags) out.flags = flags;
+  }
+  for (const field of ['parts', 'tools'] as const) {
+    if (input[field] === undefined) continue;
+    const items = readItems(field, input[field], violations);
+    if (items) out[field] = items;
+  }
+  return out;
+}
+
+/** Flags are a full, ordered replacement; privileged flags the editor cannot touch are kept. */
+function readFlags(raw: unknown, editor: Editor, current: readonly string[], violations: Violation[]): string[] | undefined {
+  if (!Array.isArray(raw) || !raw.every((f) => typeof f === 'string')) return void violations.push({ field: 'flags', message: 'flags must be a list of flag ids' });
+  const flags = [...new Set(raw as string[])];
+  for (const flag of flags) {
+    const definition = flagDefinition(flag);
+    if (!definition) return void violations.push({ field: 'flags', message: `unknown flag '${flag}'` });
+    if (definition.privileged && !editor.isAdmin && !current.includes(flag)) return void violations.push({ field: 'flags', message: `flag '${flag}' can only be set by an Admin` });
+  }
+  if (!editor.isAdmin) for (const kept of current) if (flagDefinition(kept)?.privileged && !flags.includes(kept)) flags.push(kept);
+  return flags;
+}
+
+function readItems(field: string, raw: unknown, violations: Violation[]): GuideItem[] | undefined {
+  if (!Array.isArray(raw) || raw.length > MAX_ITEMS) return void violations.push({ field, message: `${field} must be a list of at most ${MAX_ITEMS} items` });
+  const items: GuideItem[] = [];
+  const known = new Set(['name', 'text', 'type', 'quantity', 'notes', 'isoptional', 'featured', 'summary', 'url', 'thumbnail']);
+  raw.forEach((item: unknown, index) => {
+    const fail = (message: string) => violations.push({ field, message, index });
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return void fail('each item must be an object with a name');
+    const o = item as Record<string, unknown>;
+    const unknown = Object.keys(o).find((k) => !known.has(k));
+    if (unknown) return void fail(`unknown field '${unknown}'`);
+    const name = o['name'] ?? o['text'];
+    if (typeof name !== 'string' || !name.trim() || name.length > MAX_TITLE_LENGTH) return void fail(`each item needs a name of 1 to ${MAX_TITLE_LENGTH} characters`);
+    const quantity = o['quantity'] ?? 1;
+    if (!Number.isInteger(quantity) || (quantity as number) < 1 || (quantity as number) > 10_000) return void fail('quantity must be a positive integer');
+    for (const key of ['type', 'notes', 'summary'] as const) if (o[key] !== undefined && o[key] !== null && (typeof o[key] !== 'string' || (o[key] as string).length > 1000)) return void fail(`${key} must be a string`);
+    const url = o['url'];
+    if (url !== undefined && url !== null && (typeof url !== 'string' || !/^(https?:\/\/[^\s]+|\/[^/\s][^\s]*)$/i.test(url) || url.length > 2000)) return void fail('url must be an http(s) or site-relative URL');
+    for (const key of ['isoptional', 'featured'] as const) if (o[key] !== undefined && typeof o[key] !== 'boolean') return void fail(`${key} must be true or false`);
+    items.push({
+      text: name.trim(),
+      type: (o['type'] as string | undefined) ?? '',
+      quantity: quantity as number,
+      notes: (o['notes'] as string | null | undefined) ?? null,
+      url: (url as string | null | undefined) ?? null,
+      thumbnail: null,
+      isoptional: (o['isoptional'] as boolean | undefined) ?? false,
+      featured: (o['featured'] as boolean | undefined) ?? false,
+    });
+  });
+  return violations.some((v) => v.field === field) ? undefined : items;
+}
