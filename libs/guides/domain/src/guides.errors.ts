@@ -14,6 +14,13 @@ export class StepNotFoundError extends NotFoundError {
   }
 }
 
+export class GuideTagNotFoundError extends NotFoundError {
+  readonly code = 'GUIDES.TAG_NOT_FOUND';
+  constructor() {
+    super('Tag not found');
+  }
+}
+
 export class RevisionNotFoundError extends NotFoundError {
   readonly code = 'GUIDES.REVISION_NOT_FOUND';
   constructor() {

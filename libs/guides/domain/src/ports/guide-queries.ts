@@ -1,0 +1,49 @@
+import type { Page } from '@rc/shared-kernel';
+import type { Difficulty, GuideType } from '../model/guide-vocabulary.js';
+
+/** A guide as lists show it (reference §3.4): a read model, not the aggregate. */
+export interface GuideSummaryView {
+  readonly guideid: number;
+  readonly locale: string;
+  readonly revisionid: number;
+  readonly modifiedAt: Date;
+  readonly prereqModifiedAt: Date | null;
+  readonly type: GuideType;
+  readonly category: string;
+  readonly subject: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly difficulty: Difficulty | null;
+  readonly timeRequiredMax: number;
+  readonly isPublic: boolean;
+  readonly authorId: number;
+  readonly flags: readonly string[];
+  readonly imageId: number | null;
+}
+
+export interface GuideListFilter {
+  /** Only these types (unknown types match nothing). */
+  readonly types?: readonly string[];
+  readonly order: 'ASC' | 'DESC';
+  /** Only guides modified at or after this time. */
+  readonly modifiedSince?: Date;
+  /** Only guides carrying this flag. */
+  readonly flag?: string;
+}
+
+/**
+ * Reads for lists. Every method answers in a constant number of queries, whatever the page size,
+ * and never returns deleted guides; private ones only where the method says so.
+ */
+export abstract class GuideQueries {
+  abstract list(filter: GuideListFilter, page: Page): Promise<GuideSummaryView[]>;
+  /** Public guides among these ids, in the given order. */
+  abstract byIds(ids: readonly number[]): Promise<GuideSummaryView[]>;
+  /** Any guides among these ids (prerequisites of a guide the viewer may see), in the given order. */
+  abstract byIdsIncludingPrivate(ids: readonly number[]): Promise<GuideSummaryView[]>;
+  abstract byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', includePrivate: boolean): Promise<GuideSummaryView[]>;
+  abstract marked(kind: 'favorite' | 'completion', userId: number, page: Page, includePrivate: boolean): Promise<{ date: Date; guide: GuideSummaryView }[]>;
+  /** Which of these guides the user has marked. */
+  abstract marksOf(userId: number, guideIds: readonly number[]): Promise<{ favorited: Set<number>; completed: Set<number> }>;
+  abstract tags(guideId: number): Promise<string[]>;
+}

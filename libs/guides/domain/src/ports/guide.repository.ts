@@ -1,0 +1,31 @@
+import type { Guide, GuideId, GuideState } from '../model/guide.js';
+import type { StepState } from '../model/step.js';
+
+export interface GuideSnapshot {
+  readonly state: GuideState;
+  readonly steps: readonly StepState[];
+}
+
+export abstract class GuideRepository {
+  abstract nextId(): Promise<GuideId>;
+  /** The guide as it is now (deleted ones too: callers decide), without locking. */
+  abstract findById(id: GuideId): Promise<Guide | null>;
+  /**
+   * The guide, locked until the surrounding unit of work ends: writes to one guide are
+   * serialised, so checking its revision and writing happen atomically.
+   */
+  abstract findForUpdate(id: GuideId): Promise<Guide | null>;
+  /**
+   * Stores the changes under new revision ids (one for the guide, one for each changed step),
+   * assigns ids to new steps and keeps a snapshot of the new revision. No-op when unchanged.
+   */
+  abstract save(guide: Guide): Promise<void>;
+  /** A stored revision of a guide, or `null`. */
+  abstract snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null>;
+  /** Of these ids, those that are not existing, undeleted guides. */
+  abstract missing(ids: readonly number[]): Promise<number[]>;
+  /** Whether making `prerequisites` the prerequisites of `id` would close a cycle. */
+  abstract wouldCycle(id: GuideId, prerequisites: readonly number[]): Promise<boolean>;
+  /** Undeleted guides that list `id` as a prerequisite. */
+  abstract dependents(id: GuideId): Promise<number[]>;
+}
