@@ -98,6 +98,7 @@ export class Guide {
   readonly steps: Step[];
   private changedFields = false;
   private readonly removedStepIds: number[] = [];
+  private lastEditorId: number | null = null;
 
   private constructor(state: GuideState, steps: Step[]) {
     this.state = { ...state };
@@ -170,6 +171,11 @@ export class Guide {
 
   get stepIdsRemoved(): readonly number[] {
     return this.removedStepIds;
+  }
+
+  /** Who made the pending changes (recorded with the revision). */
+  get editedBy(): number {
+    return this.lastEditorId ?? this.state.authorId;
   }
 
   /** The author and Admins may edit a guide. */
@@ -308,6 +314,7 @@ export class Guide {
     const contributorIds = this.state.contributorIds.includes(editor.userId) ? this.state.contributorIds : [...this.state.contributorIds, editor.userId];
     Object.assign(this.state, patch, { modifiedAt: now, contributorIds });
     this.changedFields = true;
+    this.lastEditorId = editor.userId;
   }
 }
 

@@ -1,0 +1,2 @@
+export * from './schemas/catalog.schemas.js';
+export * from './migrations/index.js';

@@ -1,0 +1,47 @@
+import { EntitySchema } from '@mikro-orm/core';
+
+export interface WikiPageRow {
+  id: number;
+  namespace: string;
+  title: string;
+  displayTitle: string;
+  parentId: number | null;
+  description: string;
+  contents: string;
+  imageId: number | null;
+  flags: string[];
+  info: unknown;
+  revisionid: number;
+  authorId: number | null;
+  langid: string;
+  createdAt: Date;
+  modifiedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** `wiki_pages`: pages of the CATEGORY, WIKI, INFO and ITEM namespaces; categories form a tree by `parent_id`. */
+export const WikiPageSchema = new EntitySchema<WikiPageRow>({
+  name: 'WikiPage',
+  tableName: 'wiki_pages',
+  properties: {
+    id: { type: 'integer', primary: true, autoincrement: false, defaultRaw: `nextval('wiki_pages_id_seq'::regclass)` },
+    namespace: { type: 'string', length: 16 },
+    title: { type: 'string', length: 255 },
+    displayTitle: { type: 'string', length: 255, fieldName: 'display_title' },
+    parentId: { type: 'integer', nullable: true, fieldName: 'parent_id' },
+    description: { type: 'text' },
+    contents: { type: 'text' },
+    imageId: { type: 'integer', nullable: true, fieldName: 'image_id' },
+    flags: { type: 'text[]' },
+    info: { type: 'jsonb' },
+    revisionid: { type: 'integer' },
+    authorId: { type: 'integer', nullable: true, fieldName: 'author_id' },
+    langid: { type: 'string', length: 2 },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+    modifiedAt: { type: 'datetime', fieldName: 'modified_at' },
+    deletedAt: { type: 'datetime', nullable: true, fieldName: 'deleted_at' },
+  },
+});
+
+export const catalogSchemas = [WikiPageSchema];
+export const catalogTables = ['wiki_pages'];

@@ -1,0 +1,127 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { catalogMigrations, catalogSchemas } from '@rc/catalog-infra-mikro-orm';
+import {
+  CreateGuide,
+  EditGuide,
+  StaleGuideRevisionError,
+  type Editor,
+  type GuideId,
+  type GuideWriteDeps,
+} from '@rc/guides-domain';
+import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
+import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
+import { SystemClock } from '@rc/shared-kernel';
+import { guidesMigrations } from './migrations/index.js';
+import { guidesSchemas, guidesTables } from './schemas/guides.schemas.js';
+import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.repository.js';
+import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox, MikroOrmGuideMarks } from './repositories/mikro-orm-guide-activity.js';
+import { MikroOrmGuideQueries } from './repositories/mikro-orm-guide-queries.js';
+
+describe('guides persistence (PostgreSQL)', () => {
+  let db: TestOrm;
+  let em: EntityManager;
+  let deps: GuideWriteDeps;
+  const author: Editor = { userId: 7, isAdmin: false };
+  const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(em, fn);
+  const line = (text: string, level = 0) => ({ text, bullet: 'black', level });
+
+  beforeAll(async () => {
+    db = await createTestOrm({ entities: [...catalogSchemas, ...guidesSchemas], migrations: [...catalogMigrations, ...guidesMigrations] });
+    em = db.orm.em as EntityManager;
+    deps = {
+      guides: new MikroOrmGuideRepository(em),
+      categories: new CatalogCategoryDirectory(em),
+      outbox: new MikroOrmGuideEventOutbox(em),
+      clock: new SystemClock(),
+      uow: new MikroOrmUnitOfWork(em),
+    };
+    await em.fork().execute(
+      `INSERT INTO wiki_pages (namespace, title, display_title, description, contents, flags, info, revisionid, langid, created_at, modified_at)
+       VALUES ('CATEGORY', 'iPhone 12', 'iPhone 12', '', '', '{}', '{}', 1, 'en', now(), now())`,
+    );
+  });
+  beforeEach(() => db.truncate(guidesTables));
+  afterAll(() => db.close());
+
+  const create = (fields: Record<string, unknown> = {}) =>
+    inContext(() => new CreateGuide(deps).execute({ editor: author, fields: { category: 'iPhone 12', type: 'replacement', subject: 'Battery', ...fields } }));
+
+  it('creates every table and column the schemas map', async () => {
+    expect(await schemaDrift(db.orm)).toEqual([]);
+  });
+
+  it('round-trips a guide with parts and steps, and keeps a snapshot of each revision', async () => {
+    const created = await create({ parts: [{ name: 'Battery', quantity: 1 }], flags: ['GUIDE_IN_PROGRESS'], prerequisites: [] });
+    const repo = new MikroOrmGuideRepository(em);
+    const withStep = await inContext(() =>
+      deps.uow.run(async () => {
+        const g = (await repo.findForUpdate(created.id))!;
+        g.addStep(author, { lines: [line('Heat the screen.'), line('Carefully.', 1)] }, new Date());
+        await repo.save(g);
+        return g;
+      }),
+    );
+    expect(withStep.state.revisionid).toBeGreaterThan(created.state.revisionid);
+    const step = withStep.steps[0]!;
+    expect(step.id).toBeGreaterThan(0);
+    expect(step.revisionid).toBeGreaterThan(created.state.revisionid);
+    expect(step.revisionid).toBeLessThan(withStep.state.revisionid);
+
+    const loaded = (await inContext(() => repo.findById(created.id)))!;
+    expect(loaded.state).toEqual(withStep.state);
+    expect(loaded.steps.map((s) => s.toState())).toEqual(withStep.steps.map((s) => s.toState()));
+
+    const first = await inContext(() => repo.snapshot(created.id, created.state.revisionid));
+    expect(first!.state.title).toBe('iPhone 12 Battery Replacement');
+    expect(first!.steps).toEqual([]);
+    expect(first!.state.createdAt).toEqual(created.state.createdAt);
+  });
+
+  it('refuses a stale revision and lets exactly one of 20 concurrent edits win', async () => {
+    const guide = await create();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        inContext(() => new EditGuide(deps).execute({ editor: author, guideId: guide.id, revisionid: guide.state.revisionid, fields: { title: `Edit ${i}` } })),
+      ),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r) => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost.every((r) => (r as PromiseRejectedResult).reason instanceof StaleGuideRevisionError)).toBe(true);
+    const stored = (await inContext(() => new MikroOrmGuideRepository(em).findById(guide.id)))!;
+    expect(stored.state.title).toBe((won[0] as PromiseFulfilledResult<{ state: { title: string } }>).value.state.title);
+  });
+
+  it('knows missing guides, prerequisite cycles and dependents', async () => {
+    const a = await create({ title: 'A' });
+    const b = await create({ title: 'B', prerequisites: [a.id] });
+    const c = await create({ title: 'C', prerequisites: [b.id] });
+    const repo = new MikroOrmGuideRepository(em);
+    expect(await inContext(() => repo.missing([a.id, 999_999]))).toEqual([999_999]);
+    expect(await inContext(() => repo.wouldCycle(a.id, [c.id]))).toBe(true);
+    expect(await inContext(() => repo.wouldCycle(c.id, [a.id]))).toBe(false);
+    expect(await inContext(() => repo.dependents(a.id))).toEqual([b.id]);
+  });
+
+  it('lists public guides only, pages them, and reads marks in one query', async () => {
+    const pub = await create({ title: 'Public one', public: true });
+    await create({ title: 'Private one' });
+    const queries = new MikroOrmGuideQueries(em);
+    const listed = await inContext(() => queries.list({ order: 'ASC' }, { limit: 20, offset: 0 }));
+    expect(listed.map((g) => g.title)).toEqual(['Public one']);
+    expect(await inContext(() => queries.list({ order: 'ASC', types: ['teardown'] }, { limit: 20, offset: 0 }))).toEqual([]);
+    await inContext(() => new MikroOrmGuideMarks(em).add('favorite', 3, pub.id, new Date()));
+    expect(await inContext(() => new MikroOrmGuideMarks(em).add('favorite', 3, pub.id, new Date()))).toBe(false);
+    const marks = await inContext(() => queries.marksOf(3, [pub.id]));
+    expect([...marks.favorited]).toEqual([pub.id]);
+    expect([...marks.completed]).toEqual([]);
+    expect((await inContext(() => queries.marked('favorite', 3, { limit: 20, offset: 0 }, false))).map((m) => m.guide.guideid)).toEqual([pub.id as GuideId]);
+  });
+
+  it('writes events to the outbox in the same transaction as the change', async () => {
+    await create({ public: true });
+    const rows = await em.fork().execute<{ type: string }[]>('SELECT type FROM guide_events_outbox');
+    expect(rows.map((r) => r.type)).toEqual(['GuidePublished']);
+  });
+});

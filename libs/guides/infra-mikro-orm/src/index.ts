@@ -1,0 +1,5 @@
+export * from './schemas/guides.schemas.js';
+export * from './migrations/index.js';
+export * from './repositories/mikro-orm-guide.repository.js';
+export * from './repositories/mikro-orm-guide-queries.js';
+export * from './repositories/mikro-orm-guide-activity.js';

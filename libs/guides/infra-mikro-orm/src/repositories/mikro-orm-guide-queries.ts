@@ -1,0 +1,134 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GuideQueries, type GuideListFilter, type GuideSummaryView } from '@rc/guides-domain';
+import type { Page } from '@rc/shared-kernel';
+import { intArray } from './sql.js';
+
+const SUMMARY_COLUMNS = `g.id, g.locale, g.revisionid, g.modified_at, g.type, g.category, g.subject, g.title, g.summary, g.difficulty,
+  g.time_required_max, g.is_public, g.author_id, g.flags, g.image_id,
+  (SELECT max(p.modified_at) FROM guides p WHERE p.id = ANY(g.prerequisites)) AS prereq_modified_at`;
+
+interface SummaryRow {
+  id: number;
+  locale: string;
+  revisionid: number;
+  modified_at: Date | string;
+  prereq_modified_at: Date | string | null;
+  type: GuideSummaryView['type'];
+  category: string;
+  subject: string;
+  title: string;
+  summary: string;
+  difficulty: GuideSummaryView['difficulty'];
+  time_required_max: number;
+  is_public: boolean;
+  author_id: number;
+  flags: string[];
+  image_id: number | null;
+}
+
+function view(row: SummaryRow): GuideSummaryView {
+  return {
+    guideid: row.id,
+    locale: row.locale,
+    revisionid: row.revisionid,
+    modifiedAt: new Date(row.modified_at),
+    prereqModifiedAt: row.prereq_modified_at ? new Date(row.prereq_modified_at) : null,
+    type: row.type,
+    category: row.category,
+    subject: row.subject,
+    title: row.title,
+    summary: row.summary,
+    difficulty: row.difficulty,
+    timeRequiredMax: row.time_required_max,
+    isPublic: row.is_public,
+    authorId: row.author_id,
+    flags: row.flags,
+    imageId: row.image_id,
+  };
+}
+
+const LISTED = 'g.is_public AND g.deleted_at IS NULL';
+
+/** List reads: one query each, whatever the page size. */
+export class MikroOrmGuideQueries extends GuideQueries {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async list(filter: GuideListFilter, page: Page): Promise<GuideSummaryView[]> {
+    const where = [LISTED];
+    const params: unknown[] = [];
+    if (filter.types) {
+      where.push('g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))');
+      params.push(JSON.stringify(filter.types));
+    }
+    if (filter.modifiedSince) {
+      where.push('g.modified_at >= ?');
+      params.push(filter.modifiedSince);
+    }
+    if (filter.flag) {
+      where.push('g.flags @> ARRAY[?]::text[]');
+      params.push(filter.flag);
+    }
+    const rows = await this.em.execute<SummaryRow[]>(
+      `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE ${where.join(' AND ')} ORDER BY g.id ${filter.order === 'DESC' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+      [...params, page.limit, page.offset],
+    );
+    return rows.map(view);
+  }
+
+  byIds(ids: readonly number[]): Promise<GuideSummaryView[]> {
+    return this.ordered(ids, LISTED);
+  }
+
+  byIdsIncludingPrivate(ids: readonly number[]): Promise<GuideSummaryView[]> {
+    return this.ordered(ids, 'g.deleted_at IS NULL');
+  }
+
+  async byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', includePrivate: boolean): Promise<GuideSummaryView[]> {
+    const rows = await this.em.execute<SummaryRow[]>(
+      `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE g.author_id = ? AND g.deleted_at IS NULL ${includePrivate ? '' : 'AND g.is_public'}
+        ORDER BY g.id ${order === 'DESC' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+      [authorId, page.limit, page.offset],
+    );
+    return rows.map(view);
+  }
+
+  async marked(kind: 'favorite' | 'completion', userId: number, page: Page, includePrivate: boolean): Promise<{ date: Date; guide: GuideSummaryView }[]> {
+    const order = kind === 'favorite' ? 'm.created_at DESC, g.id DESC' : 'g.id ASC';
+    const rows = await this.em.execute<(SummaryRow & { marked_at: Date | string })[]>(
+      `SELECT ${SUMMARY_COLUMNS}, m.created_at AS marked_at FROM guide_marks m JOIN guides g ON g.id = m.guide_id
+        WHERE m.kind = ? AND m.user_id = ? AND g.deleted_at IS NULL ${includePrivate ? '' : 'AND g.is_public'}
+        ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [kind, userId, page.limit, page.offset],
+    );
+    return rows.map((row) => ({ date: new Date(row.marked_at), guide: view(row) }));
+  }
+
+  async marksOf(userId: number, guideIds: readonly number[]): Promise<{ favorited: Set<number>; completed: Set<number> }> {
+    const favorited = new Set<number>();
+    const completed = new Set<number>();
+    if (guideIds.length) {
+      const array = intArray(guideIds);
+      const rows = await this.em.execute<{ kind: string; guide_id: number }[]>(`SELECT kind, guide_id FROM guide_marks WHERE user_id = ? AND guide_id = ANY(${array.sql})`, [
+        userId,
+        array.param,
+      ]);
+      for (const row of rows) (row.kind === 'favorite' ? favorited : completed).add(row.guide_id);
+    }
+    return { favorited, completed };
+  }
+
+  async tags(guideId: number): Promise<string[]> {
+    const rows = await this.em.execute<{ tag: string }[]>('SELECT tag FROM guide_tags WHERE guide_id = ? ORDER BY tag', [guideId]);
+    return rows.map((r) => r.tag);
+  }
+
+  private async ordered(ids: readonly number[], condition: string): Promise<GuideSummaryView[]> {
+    if (!ids.length) return [];
+    const array = intArray(ids);
+    const rows = await this.em.execute<SummaryRow[]>(`SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE g.id = ANY(${array.sql}) AND ${condition}`, [array.param]);
+    const byId = new Map(rows.map((r) => [r.id, view(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+}
