@@ -37,8 +37,8 @@ describe('guides persistence (PostgreSQL)', () => {
       uow: new MikroOrmUnitOfWork(em),
     };
     await em.fork().execute(
-      `INSERT INTO wiki_pages (namespace, title, display_title, description, contents, flags, info, revisionid, langid, created_at, modified_at)
-       VALUES ('CATEGORY', 'iPhone 12', 'iPhone 12', '', '', '{}', '{}', 1, 'en', now(), now())`,
+      `INSERT INTO wiki_pages (id, namespace, title, display_title, description, contents, flags, info, revisionid, langid, created_at, modified_at)
+       VALUES (nextval('wiki_pages_id_seq'), 'CATEGORY', 'iPhone 12', 'iPhone 12', '', '', '{}', '{}', 1, 'en', now(), now())`,
     );
   });
   beforeEach(() => db.truncate(guidesTables));

@@ -8,7 +8,7 @@ export class CatalogInitial extends Migration {
     this.addSql(`
       CREATE SEQUENCE wiki_pages_id_seq AS integer;
       CREATE TABLE wiki_pages (
-        id integer PRIMARY KEY DEFAULT nextval('wiki_pages_id_seq'),
+        id integer PRIMARY KEY,
         namespace varchar(16) NOT NULL CHECK (namespace IN ('CATEGORY', 'WIKI', 'INFO', 'ITEM')),
         title varchar(255) NOT NULL,
         display_title varchar(255) NOT NULL,

@@ -24,7 +24,7 @@ export const WikiPageSchema = new EntitySchema<WikiPageRow>({
   name: 'WikiPage',
   tableName: 'wiki_pages',
   properties: {
-    id: { type: 'integer', primary: true, autoincrement: false, defaultRaw: `nextval('wiki_pages_id_seq'::regclass)` },
+    id: { type: 'integer', primary: true, autoincrement: false },
     namespace: { type: 'string', length: 16 },
     title: { type: 'string', length: 255 },
     displayTitle: { type: 'string', length: 255, fieldName: 'display_title' },
