@@ -8,11 +8,14 @@ import type { AppConfig } from './config/config.js';
 import { allMigrations, allSchemas } from './composition.js';
 import { CoreModule, LOGGER } from './core.module.js';
 import { ApiExceptionFilter } from './http/api-exception.filter.js';
+import { ConflictBodies } from './http/conflict-bodies.js';
 import { AdminGuard } from './http/guards/admin.guard.js';
 import { AppIdGuard } from './http/guards/app-id.guard.js';
 import { AuthTokenGuard } from './http/guards/auth-token.guard.js';
 import { BodyValidationPipe } from './http/validation.js';
 import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
+import { GuidesApiModule } from './guides/guides.api-module.js';
+import { wikiRenderer } from './markup/wiki-renderer.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -41,13 +44,14 @@ export class AppModule {
         }),
         CoreModule.register(config, logger, options.clock),
         IdentityApiModule.register(config, options.identity),
+        GuidesApiModule.register(wikiRenderer),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.
         { provide: APP_GUARD, useClass: AppIdGuard },
         { provide: APP_GUARD, useClass: AuthTokenGuard },
         { provide: APP_GUARD, useClass: AdminGuard },
-        { provide: APP_FILTER, inject: [LOGGER], useFactory: (log: Logger) => new ApiExceptionFilter(log) },
+        { provide: APP_FILTER, inject: [LOGGER, ConflictBodies], useFactory: (log: Logger, conflicts: ConflictBodies) => new ApiExceptionFilter(log, conflicts) },
         { provide: APP_PIPE, useClass: BodyValidationPipe },
       ],
     };

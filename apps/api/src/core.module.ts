@@ -4,6 +4,7 @@ import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { Clock, SystemClock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
+import { ConflictBodies } from './http/conflict-bodies.js';
 
 export const APP_CONFIG = Symbol('AppConfig');
 export const LOGGER = Symbol('Logger');
@@ -27,8 +28,9 @@ export class CoreModule {
         { provide: LOGGER, useValue: logger },
         { provide: Clock, useValue: clock },
         factory(UnitOfWork, (orm: MikroORM) => new MikroOrmUnitOfWork(orm.em), [MikroORM]),
+        ConflictBodies,
       ],
-      exports: [APP_CONFIG, LOGGER, Clock, UnitOfWork],
+      exports: [APP_CONFIG, LOGGER, Clock, UnitOfWork, ConflictBodies],
     };
   }
 }

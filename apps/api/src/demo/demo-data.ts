@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
 import type { Logger } from 'pino';
 
@@ -20,9 +21,149 @@ export async function loadDemoData(app: INestApplicationContext, logger: Logger)
   await app.get(RegisterApp).execute({ appId: DEMO_APP_ID, name: 'Demo application', ifAbsent: true });
   const { user: admin } = await app.get(EnsureAdmin).execute(DEMO_ACCOUNTS.admin);
   const actor: Principal = { userId: admin.id, role: 'Admin', tokenDigest: '' };
+  const editors: Editor[] = [];
   for (const account of [DEMO_ACCOUNTS.alice, DEMO_ACCOUNTS.bob]) {
-    await app.get(RegisterUser).execute({ registration: account, actor });
+    editors.push({ userId: (await app.get(RegisterUser).execute({ registration: account, actor })).user.id, isAdmin: false });
   }
-  logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email) }, 'demo data loaded');
+  await loadCategories(em);
+  const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } });
+  logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email), categories: CATEGORIES.length, guides: guides.length }, 'demo data loaded');
   return true;
+}
+
+/** Categories are CATEGORY pages of the catalog context: a tree four levels deep. */
+const CATEGORIES: Array<[title: string, parent: string | null, description: string]> = [
+  ['Electronics', null, 'Phones, computers, consoles and everything with a circuit board.'],
+  ['Phone', 'Electronics', 'Smartphones and feature phones.'],
+  ['iPhone', 'Phone', "Apple's smartphones."],
+  ['iPhone 12', 'iPhone', 'The iPhone 12, released in October 2020. Model A2172.'],
+  ['Computer', 'Electronics', 'Desktops and laptops.'],
+  ['Mac Laptop', 'Computer', "Apple's laptops."],
+  ['MacBook Pro 13" 2020', 'Mac Laptop', 'The 13-inch MacBook Pro with two Thunderbolt 3 ports.'],
+  ['Game Console', 'Electronics', 'Home and handheld consoles.'],
+  ['Nintendo Switch', 'Game Console', 'The hybrid console released in 2017.'],
+  ['Appliance', null, 'Household appliances.'],
+  ['Coffee Maker', 'Appliance', 'Drip, espresso and pod machines.'],
+];
+
+async function loadCategories(em: EntityManager): Promise<void> {
+  for (const [title, parent, description] of CATEGORIES) {
+    await em.execute(
+      `INSERT INTO wiki_pages (id, namespace, title, display_title, parent_id, description, contents, flags, info, revisionid, langid, created_at, modified_at)
+       VALUES (nextval('wiki_pages_id_seq'), 'CATEGORY', ?, ?, (SELECT id FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = ?), ?, '', '{}', '[]', 1, 'en', now(), now())`,
+      [title, title, parent, description],
+    );
+  }
+}
+
+const line = (text: string, bullet = 'black', level = 0) => ({ text, bullet, level });
+
+interface DemoGuide {
+  readonly key: string;
+  readonly by: 'alice' | 'bob';
+  readonly fields: (ids: Record<string, number>) => GuideInput;
+  readonly steps: StepInput[];
+}
+
+const DEMO_GUIDES: DemoGuide[] = [
+  {
+    key: 'opening',
+    by: 'alice',
+    fields: () => ({
+      category: 'iPhone 12', type: 'technique', subject: 'Opening', title: 'iPhone 12 Opening Procedure', difficulty: 'Moderate',
+      summary: 'How to safely separate the display assembly from the frame.', time_required_min: 900, time_required_max: 1800,
+      introduction: "Use this procedure before any repair that needs the phone open. '''Power the phone off''' first.",
+      flags: ['GUIDE_PREREQ_ONLY'], public: true,
+      tools: [{ name: 'P2 Pentalobe Screwdriver', url: 'https://example.com/tools/p2' }, { name: 'Suction Handle' }, { name: 'iOpener', isoptional: true }],
+    }),
+    steps: [
+      { title: 'Pentalobe screws', lines: [line('Power off the iPhone before you begin.', 'icon_caution'), line('Remove the two 6.7 mm pentalobe screws next to the Lightning port.'), line('Keep track of each screw: they look alike but are not.', 'icon_note', 1)] },
+      { title: 'Heat the bottom edge', lines: [line("Apply a heated ''iOpener'' to the bottom edge for about a minute."), line('Heat softens the adhesive that holds the display.', 'black', 1)] },
+      {
+        title: 'Lift the screen',
+        lines: [
+          line('Apply a suction handle to the bottom edge of the screen.', 'red'),
+          line('Pull up with firm, constant pressure to create a small gap.', 'orange'),
+          line('Do not lift more than 10°: cables connect the display to the logic board.', 'icon_caution', 1),
+          line("See [link|https://www.apple.com/support|the maker's support pages] for warranty notes.", 'black', 2),
+        ],
+      },
+    ],
+  },
+  {
+    key: 'battery',
+    by: 'alice',
+    fields: (ids) => ({
+      category: 'iPhone 12', type: 'replacement', subject: 'Battery', title: 'iPhone 12 Battery Replacement', difficulty: 'Moderate',
+      summary: 'Replace a worn-out battery to restore battery life.', time_required_min: 3600, time_required_max: 5400,
+      introduction: '== Before you start ==\nDischarge the battery below 25 %. A charged lithium-ion battery can catch fire if punctured.\n\n* Work on a clean surface\n* Keep the screws sorted',
+      conclusion: 'Follow these instructions in reverse order to reassemble your device.',
+      prerequisites: [ids['opening']!], public: true,
+      parts: [{ name: 'iPhone 12 Battery', type: 'Part Only', quantity: 1, url: 'https://example.com/parts/iphone-12-battery' }, { name: 'Battery adhesive strips', quantity: 2, notes: 'Use new strips.' }],
+      tools: [{ name: 'Spudger' }, { name: 'Tweezers' }],
+    }),
+    steps: [
+      { title: 'Disconnect the battery', lines: [line('Remove the four Y000 screws securing the battery connector bracket.'), line('Use the point of a spudger to pry the battery connector up.', 'blue'), line('Never use a metal tool on the battery.', 'icon_caution', 1)] },
+      { title: 'Pull the adhesive strips', lines: [line('Slowly pull each adhesive tab away from the battery, toward the bottom of the iPhone.'), line('Keep the strip flat and pull at a low angle.', 'green', 1), line('If a strip breaks, retrieve it with tweezers.', 'light_blue', 2)] },
+      { title: 'Remove the battery', lines: [line('Lift the battery out of the iPhone.'), line('Compare the new battery with the old one before installing.', 'icon_reminder')] },
+    ],
+  },
+  {
+    key: 'joycon',
+    by: 'bob',
+    fields: () => ({
+      category: 'Nintendo Switch', type: 'replacement', subject: 'Joy-Con Joystick', title: 'Joy-Con Joystick Replacement', difficulty: 'Difficult',
+      summary: 'Fix Joy-Con drift by replacing the analog stick.', time_required_min: 1200, time_required_max: 2700, public: true,
+      parts: [{ name: 'Joy-Con Joystick', quantity: 1 }], tools: [{ name: 'Tri-point Y00 Screwdriver' }, { name: 'Phillips #00 Screwdriver' }],
+    }),
+    steps: [
+      { lines: [line('Remove the four Y00 screws on the back of the Joy-Con.'), line('The screws are tiny: use a magnetic mat.', 'violet', 1)] },
+      { lines: [line('Open the Joy-Con like a book, from the rail side.'), line('Disconnect the shoulder button ribbon cable.', 'yellow', 1)] },
+    ],
+  },
+  {
+    key: 'teardown',
+    by: 'bob',
+    fields: () => ({
+      category: 'MacBook Pro 13" 2020', type: 'teardown', title: 'MacBook Pro 13" Two Thunderbolt Ports 2020 Teardown',
+      summary: 'A look inside the 2020 MacBook Pro with two ports.', public: true, introduction: "What changed inside? Let's take it apart and find out.",
+    }),
+    steps: [
+      { lines: [line('The lower case comes off after ten P5 pentalobe screws.'), line("Inside: a '''58.2 Wh''' battery and a single fan.", 'black', 1)] },
+      { lines: [line('The trackpad cable runs under the battery, as in earlier models.')] },
+    ],
+  },
+  {
+    key: 'coffee',
+    by: 'alice',
+    fields: () => ({
+      category: 'Coffee Maker', type: 'maintenance', subject: 'Descaling', title: 'Coffee Maker Descaling', difficulty: 'Very easy',
+      summary: 'Remove mineral buildup to keep coffee hot and fast.', time_required_min: 1800, time_required_max: 1800, public: true,
+    }),
+    steps: [{ lines: [line('Fill the reservoir with equal parts white vinegar and water.'), line('Run half a brew cycle, wait 30 minutes, then finish it.'), line('Run two cycles of clean water.', 'green')] }],
+  },
+  {
+    key: 'draft',
+    by: 'bob',
+    fields: () => ({ category: 'Nintendo Switch', type: 'repair', subject: 'Fan', title: 'Nintendo Switch Fan Replacement (draft)', difficulty: 'Difficult', summary: 'Work in progress.', flags: ['GUIDE_IN_PROGRESS'] }),
+    steps: [{ lines: [line('Remove the back panel.')] }],
+  },
+];
+
+/** Demo guides: several types, a prerequisite, a private draft, a featured one, rich step lines, parts and tools. */
+async function loadGuides(app: INestApplicationContext, who: { alice: Editor; bob: Editor; admin: Editor }): Promise<Guide[]> {
+  const ids: Record<string, number> = {};
+  const guides: Record<string, Guide> = {};
+  for (const demo of DEMO_GUIDES) {
+    let guide = await app.get(CreateGuide).execute({ editor: who[demo.by], fields: demo.fields(ids) });
+    for (const step of demo.steps) guide = await app.get(AddStep).execute({ editor: who[demo.by], guideId: guide.id, step });
+    ids[demo.key] = guide.id;
+    guides[demo.key] = guide;
+  }
+  const coffee = guides['coffee']!;
+  await app.get(EditGuide).execute({ editor: who.admin, guideId: coffee.id, revisionid: coffee.state.revisionid, fields: { flags: ['GUIDE_STARRED'] } });
+  await app.get(MarkGuide).execute({ viewer: who.bob, guideId: guides['battery']!.id, kind: 'favorite', on: true });
+  await app.get(MarkGuide).execute({ viewer: who.bob, guideId: guides['opening']!.id, kind: 'completion', on: true });
+  await app.get(MarkGuide).execute({ viewer: who.alice, guideId: guides['joycon']!.id, kind: 'completion', on: true });
+  return Object.values(guides);
 }

@@ -12,7 +12,9 @@ import {
 } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { sendError, type ErrorBody } from './respond.js';
+import { ConflictBodies } from './conflict-bodies.js';
+import { sendError, sendJson, type ErrorBody } from './respond.js';
+import type { ApiRequest } from './route-needs.js';
 
 type ErrorCategory = abstract new (...args: never[]) => DomainError;
 
@@ -47,15 +49,27 @@ interface MiddlewareError {
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly conflicts?: ConflictBodies,
+  ) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
     if (res.headersSent) {
       res.end();
       return;
+    }
+    if (exception instanceof ConflictError && this.conflicts) {
+      // A revision conflict answers with the current version of the resource, as a GET would.
+      try {
+        const current = await this.conflicts.bodyFor(exception, req as ApiRequest);
+        if (current !== undefined) return sendJson(res, 409, current);
+      } catch (error) {
+        this.logger.error({ err: error }, 'could not build the body of a conflict');
+      }
     }
     const [status, body] = this.describe(exception, req);
     if (status >= 500) {

@@ -10,6 +10,7 @@ import {
   DEFAULT_IDENTITY_POLICY,
   EnsureAdmin,
   GetUser,
+  GetUsers,
   Impersonate,
   ListApps,
   LogIn,
@@ -59,7 +60,7 @@ export interface IdentityModuleOptions {
 
 const useCases = [
   LogIn, LogOut, AuthenticateToken, RegisterUser, RequestPasswordReset, ConfirmPasswordReset, Impersonate, GetUser,
-  EnsureAdmin, SetUserRole, VerifyAppId, RegisterApp, ListApps, RevokeApp,
+  EnsureAdmin, SetUserRole, VerifyAppId, RegisterApp, ListApps, RevokeApp, GetUsers,
 ];
 
 /** The identity context's HTTP adapter: ports bound to their MikroORM adapters, use cases built by factories. */
@@ -76,6 +77,8 @@ export class IdentityApiModule {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: IdentityApiModule,
+      // Other contexts' HTTP modules show authors and members through its use cases (GetUsers).
+      global: true,
       controllers: [AuthController, UsersController, ...(config.impersonation ? [ImpersonationController] : [])],
       providers: [
         { provide: IDENTITY_POLICY, useValue: policy },
@@ -117,6 +120,7 @@ export class IdentityApiModule {
         ),
         factory(Impersonate, (u: UserRepository, i: TokenIssuer) => new Impersonate(u, i), [UserRepository, TokenIssuer]),
         factory(GetUser, (u: UserRepository) => new GetUser(u), [UserRepository]),
+        factory(GetUsers, (u: UserRepository) => new GetUsers(u), [UserRepository]),
         factory(
           EnsureAdmin,
           (u: UserRepository, h: PasswordHasher, t: AuthTokenRepository, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, t, c, w),

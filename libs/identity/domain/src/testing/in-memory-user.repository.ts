@@ -22,6 +22,13 @@ export class InMemoryUserRepository extends UserRepository {
     return row ? hydrate(row) : null;
   }
 
+  async findMany(ids: readonly UserId[]): Promise<User[]> {
+    return [...new Set(ids)].flatMap((id) => {
+      const row = this.rows.get(id);
+      return row ? [hydrate(row)] : [];
+    });
+  }
+
   async findByEmail(email: Email): Promise<User | null> {
     const row = [...this.rows.values()].find((r) => r.email === email);
     return row ? hydrate(row) : null;

@@ -16,6 +16,10 @@ export class MikroOrmUserRepository extends UserRepository {
     return this.em.findOne(User, { id });
   }
 
+  async findMany(ids: readonly UserId[]): Promise<User[]> {
+    return ids.length ? this.em.find(User, { id: { $in: [...new Set(ids)] } }) : [];
+  }
+
   findByEmail(email: Email): Promise<User | null> {
     return this.em.findOne(User, { email });
   }

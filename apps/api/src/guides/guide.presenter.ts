@@ -1,0 +1,168 @@
+import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
+import type { User } from '@rc/identity-domain';
+import { toUnixSeconds } from '@rc/shared-kernel';
+import { presentUserSummary, unknownUserSummary, type UserSummaryBody } from '../identity/user-summary.presenter.js';
+
+/** Turns wiki markup into safe HTML (blocks for texts, inline for step lines). */
+export interface WikiRenderer {
+  block(raw: string): string;
+  inline(raw: string): string;
+}
+
+export interface PresentationContext {
+  readonly baseUrl: string;
+  readonly renderer: WikiRenderer;
+  readonly authors: Map<number, User>;
+}
+
+const IMAGE_SIZES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge'] as const;
+
+/** The Image object (reference §3.1). Images are addressed by id: `/igi/<guid>.<size>`. */
+export function presentImage(id: number | null, baseUrl: string): Record<string, string | number> | null {
+  if (id === null) return null;
+  const guid = `i${id}`;
+  const image: Record<string, string | number> = { id, guid };
+  for (const size of IMAGE_SIZES) image[size] = `${baseUrl}/igi/${guid}.${size}`;
+  image['original'] = `${baseUrl}/igi/${guid}.full`;
+  return image;
+}
+
+export function guideUrl(id: number, title: string, baseUrl: string): string {
+  return `${baseUrl}/Guide/${encodeURIComponent(title).replace(/%20/g, '+')}/${id}`;
+}
+
+function author(id: number, ctx: PresentationContext): UserSummaryBody {
+  const user = ctx.authors.get(id);
+  return user ? presentUserSummary(user, ctx.baseUrl) : unknownUserSummary(id, ctx.baseUrl);
+}
+
+const seconds = (date: Date | null): number => (date ? toUnixSeconds(date) : 0);
+
+/** GuideSummary (reference §3.4): list items. */
+export function presentSummary(g: GuideSummaryView, ctx: PresentationContext) {
+  return {
+    dataType: 'guide' as const,
+    guideid: g.guideid,
+    locale: g.locale,
+    revisionid: g.revisionid,
+    modified_date: seconds(g.modifiedAt),
+    prereq_modified_date: seconds(g.prereqModifiedAt),
+    url: guideUrl(g.guideid, g.title, ctx.baseUrl),
+    type: g.type,
+    category: g.category,
+    subject: g.subject,
+    title: g.title,
+    summary: g.summary,
+    difficulty: g.difficulty,
+    time_required_max: g.timeRequiredMax,
+    public: g.isPublic,
+    userid: g.authorId,
+    username: ctx.authors.get(g.authorId)?.username ?? 'Deleted user',
+    flags: [...g.flags],
+    image: presentImage(g.imageId, ctx.baseUrl),
+  };
+}
+
+/** PrerequisiteGuide: a summary without `summary`. */
+export function presentPrerequisite(g: GuideSummaryView, ctx: PresentationContext) {
+  const { summary: _summary, ...rest } = presentSummary(g, ctx);
+  return rest;
+}
+
+function presentMedia(media: StepMedia, baseUrl: string) {
+  switch (media.type) {
+    case 'image':
+      return { type: 'image', data: media.imageIds.map((id) => presentImage(id, baseUrl)) };
+    case 'video':
+      return { type: 'video', data: { objectid: media.objectId } };
+    case 'embed':
+      return { type: 'embed', data: { embedid: media.objectId } };
+    default:
+      return { type: 'image', data: [] };
+  }
+}
+
+export function presentStep(step: Step, guideid: number, ctx: PresentationContext) {
+  return {
+    stepid: step.id,
+    guideid,
+    orderby: step.orderby,
+    revisionid: step.revisionid,
+    title: step.title,
+    lines: step.lines.map((line) => ({
+      text_raw: line.text,
+      text_rendered: ctx.renderer.inline(line.text),
+      bullet: line.bullet,
+      level: line.level,
+      lineid: line.lineid || null,
+    })),
+    media: presentMedia(step.media, ctx.baseUrl),
+    comments: [],
+  };
+}
+
+export interface ViewerMarks {
+  readonly canEdit: boolean;
+  readonly favorited: boolean;
+  readonly completed: boolean;
+}
+
+/**
+ * The full guide (reference §3.5), with the observed key set of the original. `inlined` are the
+ * prerequisite guides whose steps come first (empty when they are excluded, and on writes).
+ */
+export function presentGuide(
+  guide: Guide,
+  ctx: PresentationContext,
+  extra: { prerequisites: GuideSummaryView[]; inlined: Guide[]; viewer: ViewerMarks },
+) {
+  const s = guide.state;
+  const flags = s.flags.map((flagid) => {
+    const definition = GUIDE_FLAGS.find((f) => f.flagid === flagid);
+    return { title: definition?.title ?? flagid, flagid, text: definition?.text ?? '' };
+  });
+  return {
+    guideid: s.id,
+    title: s.title,
+    category: s.category,
+    subject: s.subject,
+    type: s.type,
+    summary: s.summary,
+    difficulty: s.difficulty,
+    time_required: timeRequiredText(s.timeRequiredMin, s.timeRequiredMax),
+    time_required_min: s.timeRequiredMin,
+    time_required_max: s.timeRequiredMax,
+    introduction_raw: s.introduction,
+    introduction_rendered: ctx.renderer.block(s.introduction),
+    conclusion_raw: s.conclusion,
+    conclusion_rendered: ctx.renderer.block(s.conclusion),
+    image: presentImage(s.imageId, ctx.baseUrl),
+    steps: [...extra.inlined.flatMap((p) => p.steps.map((step) => presentStep(step, p.id, ctx))), ...guide.steps.map((step) => presentStep(step, s.id, ctx))],
+    parts: s.parts.map((p) => ({ ...p })),
+    tools: s.tools.map((t) => ({ ...t })),
+    prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
+    documents: [],
+    flags,
+    author: author(s.authorId, ctx),
+    revisionid: s.revisionid,
+    created_date: seconds(s.createdAt),
+    published_date: seconds(s.publishedAt),
+    modified_date: seconds(s.modifiedAt),
+    prereq_modified_date: Math.max(0, ...extra.prerequisites.map((p) => seconds(p.modifiedAt))),
+    public: s.isPublic,
+    locale: s.locale,
+    langid: s.locale,
+    available_langids: [s.locale],
+    url: guideUrl(s.id, s.title, ctx.baseUrl),
+    patrol_threshold: 0,
+    can_edit: extra.viewer.canEdit,
+    favorited: extra.viewer.favorited,
+    completed: extra.viewer.completed,
+    comments: [],
+    featured_documentid: null,
+    featured_document_embed_url: '',
+    featured_document_thumbnail_url: '',
+    intro_video_url: null,
+    intro_video: null,
+  };
+}

@@ -1,0 +1,106 @@
+import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import {
+  AddStep,
+  CategoryDirectory,
+  CreateGuide,
+  DeleteGuide,
+  EditGuide,
+  EditStep,
+  GuideEventOutbox,
+  GuideMarks,
+  GuideQueries,
+  GuideRepository,
+  GuideTags,
+  MarkGuide,
+  RemoveStep,
+  ReorderSteps,
+  SetGuidePublic,
+  StaleGuideRevisionError,
+  StaleStepRevisionError,
+  TagGuide,
+  ViewGuide,
+  type GuideId,
+  type GuideWriteDeps,
+} from '@rc/guides-domain';
+import {
+  CatalogCategoryDirectory,
+  MikroOrmGuideEventOutbox,
+  MikroOrmGuideMarks,
+  MikroOrmGuideQueries,
+  MikroOrmGuideRepository,
+  MikroOrmGuideTags,
+} from '@rc/guides-infra-mikro-orm';
+import { GetUsers } from '@rc/identity-domain';
+import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import type { AppConfig } from '../config/config.js';
+import { APP_CONFIG, factory } from '../core.module.js';
+import { ConflictBodies } from '../http/conflict-bodies.js';
+import { GuideReader } from './guide-reader.js';
+import type { WikiRenderer } from './guide.presenter.js';
+import { GuidesController } from './guides.controller.js';
+import { UserGuidesController } from './user-guides.controller.js';
+
+export const WIKI_RENDERER = Symbol('WikiRenderer');
+const WRITE_DEPS = Symbol('GuideWriteDeps');
+
+type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
+const writeUseCases: DepsUseCase[] = [CreateGuide, EditGuide, SetGuidePublic, DeleteGuide, AddStep, EditStep, RemoveStep, ReorderSteps];
+
+/** The guides context's HTTP adapter. */
+@Module({})
+export class GuidesApiModule implements OnModuleInit {
+  constructor(
+    private readonly conflicts: ConflictBodies,
+    private readonly reader: GuideReader,
+  ) {}
+
+  static register(renderer: WikiRenderer): DynamicModule {
+    const em = (orm: MikroORM) => orm.em;
+    return {
+      module: GuidesApiModule,
+      controllers: [GuidesController, UserGuidesController],
+      providers: [
+        { provide: WIKI_RENDERER, useValue: renderer },
+        factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
+        factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
+        factory(GuideMarks, (orm: MikroORM) => new MikroOrmGuideMarks(em(orm)), [MikroORM]),
+        factory(GuideTags, (orm: MikroORM) => new MikroOrmGuideTags(em(orm)), [MikroORM]),
+        factory(GuideEventOutbox, (orm: MikroORM) => new MikroOrmGuideEventOutbox(em(orm)), [MikroORM]),
+        factory(CategoryDirectory, (orm: MikroORM) => new CatalogCategoryDirectory(em(orm)), [MikroORM]),
+        {
+          provide: WRITE_DEPS,
+          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, Clock, UnitOfWork],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork): GuideWriteDeps => ({ guides, categories, outbox, clock, uow }),
+        },
+        ...writeUseCases.map((UseCase) => ({ provide: UseCase, inject: [WRITE_DEPS], useFactory: (deps: GuideWriteDeps) => new UseCase(deps) })),
+        factory(ViewGuide, (g: GuideRepository) => new ViewGuide(g), [GuideRepository]),
+        factory(
+          MarkGuide,
+          (g: GuideRepository, m: GuideMarks, o: GuideEventOutbox, c: Clock, w: UnitOfWork) => new MarkGuide(g, m, o, c, w),
+          [GuideRepository, GuideMarks, GuideEventOutbox, Clock, UnitOfWork],
+        ),
+        factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
+        factory(
+          GuideReader,
+          (v: ViewGuide, orm: MikroORM, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig) => new GuideReader(v, orm, q, u, r, c),
+          [ViewGuide, MikroORM, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG],
+        ),
+      ],
+      exports: [GuideReader, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+    };
+  }
+
+  /** A stale revision answers with the current guide (or step), as a GET by the same viewer would. */
+  onModuleInit(): void {
+    this.conflicts.register(async (error, req) => {
+      if (error instanceof StaleStepRevisionError) {
+        return this.reader.step(await this.reader.current(error.guideId as GuideId, req.principal ?? null), error.stepId);
+      }
+      if (error instanceof StaleGuideRevisionError) {
+        return this.reader.guide(error.guideId as GuideId, req.principal ?? null, { inlinePrerequisites: false });
+      }
+      return undefined;
+    });
+  }
+}

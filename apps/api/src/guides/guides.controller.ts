@@ -1,0 +1,228 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags, ApiParam, ApiQuery } from '@nestjs/swagger';
+import {
+  AddStep,
+  CreateGuide,
+  DeleteGuide,
+  EditGuide,
+  EditStep,
+  GuideNotFoundError,
+  GuidePrivateError,
+  GuideQueries,
+  MarkGuide,
+  RemoveStep,
+  ReorderSteps,
+  SetGuidePublic,
+  StepNotFoundError,
+  TagGuide,
+  ViewGuide,
+  type GuideId,
+} from '@rc/guides-domain';
+import type { Principal } from '@rc/identity-domain';
+import { parseId, parsePage } from '@rc/shared-kernel';
+import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { flag, list, optionalId, order, requiredRevision, timestamp } from '../http/params.js';
+import { GuideWriteDto, LangBodyDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
+import { editorOf, GuideReader } from './guide-reader.js';
+
+type Query = Record<string, unknown>;
+
+/** A path id that is not a positive integer names no guide. */
+export function guideIdOf(raw: string): GuideId {
+  const id = parseId(raw);
+  if (id === null) throw new GuideNotFoundError();
+  return id as GuideId;
+}
+
+function stepIdOf(raw: string): number {
+  const id = parseId(raw);
+  if (id === null) throw new StepNotFoundError();
+  return id;
+}
+
+const GUIDE_BODY = { description: 'The full guide (reference §3.5)', schema: { type: 'object', additionalProperties: true } };
+const GUIDE_LIST = { description: 'Guide summaries (reference §3.4)', schema: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current version' };
+
+@ApiTags('Guides')
+@Controller('guides')
+export class GuidesController {
+  constructor(
+    private readonly reader: GuideReader,
+    private readonly queries: GuideQueries,
+    private readonly view: ViewGuide,
+    private readonly create: CreateGuide,
+    private readonly editGuide: EditGuide,
+    private readonly setPublic: SetGuidePublic,
+    private readonly deleteGuide: DeleteGuide,
+    private readonly addStep: AddStep,
+    private readonly editStep: EditStep,
+    private readonly removeStep: RemoveStep,
+    private readonly reorder: ReorderSteps,
+    private readonly mark: MarkGuide,
+    private readonly tag: TagGuide,
+  ) {}
+
+  @Get()
+  @Endpoint({ summary: 'List public guides', description: 'With `guideids` (first 50), only those, in that order; otherwise `filter` (types, comma-separated), `order`, `modifiedSince`, `limit`, `offset`.', errors: [400] })
+  @ApiQuery({ name: 'guideids', required: false }) @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
+  @ApiQuery({ name: 'modifiedSince', required: false }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiOkResponse(GUIDE_LIST)
+  async list(@Query() query: Query) {
+    const ids = list(query, 'guideids');
+    if (ids) {
+      const guideIds = ids.slice(0, 50).map((id) => parseId(id)).filter((id): id is number => id !== null);
+      return this.reader.summaries(await this.queries.byIds(guideIds));
+    }
+    const page = parsePage(query);
+    return this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), order: order(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
+  }
+
+  @Get('featured')
+  @Endpoint({ summary: 'Featured guides (flag GUIDE_STARRED)', errors: [400] })
+  @ApiOkResponse(GUIDE_LIST)
+  async featured(@Query() query: Query) {
+    return this.reader.summaries(await this.queries.list({ order: order(query), flag: 'GUIDE_STARRED' }, parsePage(query)));
+  }
+
+  @Get(':guideid')
+  @Endpoint({
+    summary: 'One guide',
+    description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (author and Admins). A private guide is 403 for others.',
+    errors: [400, 403, 404],
+  })
+  @ApiParam({ name: 'guideid' }) @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
+  @ApiOkResponse(GUIDE_BODY)
+  get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null) {
+    return this.reader.guide(guideIdOf(raw), viewer, { revisionid: optionalId(query, 'revisionid'), inlinePrerequisites: !flag(query, 'excludePrerequisiteSteps') });
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Endpoint({ summary: 'Create a guide (private unless public: true)', token: true, errors: [422] })
+  @ApiBody({ type: GuideWriteDto })
+  @ApiCreatedResponse(GUIDE_BODY)
+  async createGuide(@Body() body: GuideWriteDto, @CurrentPrincipal() principal: Principal) {
+    const guide = await this.create.execute({ editor: editorOf(principal)!, fields: body });
+    return this.reader.present(guide, principal);
+  }
+
+  @Patch(':guideid')
+  @Endpoint({ summary: 'Edit a guide (author or Admin)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION) @ApiBody({ type: GuideWriteDto })
+  @ApiOkResponse(GUIDE_BODY)
+  async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Principal) {
+    const guideId = guideIdOf(raw);
+    const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: requiredRevision(query), fields: body });
+    return this.reader.present(guide, principal);
+  }
+
+  @Delete(':guideid')
+  @HttpCode(204)
+  @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION)
+  @ApiNoContentResponse({ description: 'Deleted' })
+  async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query) });
+  }
+
+  @Put(':guideid/public')
+  @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
+  publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    return this.visibility(raw, query, principal, true);
+  }
+
+  @Delete(':guideid/public')
+  @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
+  unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    return this.visibility(raw, query, principal, false);
+  }
+
+  @Post(':guideid/steps')
+  @HttpCode(201)
+  @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [403, 404, 409, 422] })
+  @ApiBody({ type: StepWriteDto }) @ApiCreatedResponse(GUIDE_BODY)
+  async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Principal) {
+    const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body });
+    return this.reader.present(guide, principal);
+  }
+
+  @Patch(':guideid/steps/:stepid')
+  @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION) @ApiBody({ type: StepWriteDto }) @ApiOkResponse({ description: 'The step', schema: { type: 'object', additionalProperties: true } })
+  async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Principal) {
+    const stepId = stepIdOf(rawStep);
+    const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body });
+    return this.reader.step(guide, stepId);
+  }
+
+  @Delete(':guideid/steps/:stepid')
+  @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
+  async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query) });
+    return this.reader.present(guide, principal);
+  }
+
+  @Put(':guideid/steporder')
+  @Endpoint({ summary: 'Reorder the steps', description: '`stepids` must list every step once.', token: true, errors: [403, 404, 409, 422] })
+  @ApiQuery(REVISION) @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
+  async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Principal) {
+    const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), stepids: body.stepids });
+    return this.reader.present(guide, principal);
+  }
+
+  @Put(':guideid/completed')
+  @HttpCode(204)
+  @Endpoint({ summary: 'Mark the guide completed (once per user; idempotent)', token: true, errors: [404, 422] })
+  @ApiBody({ type: LangBodyDto, required: false }) @ApiNoContentResponse({ description: 'Completed' })
+  async complete(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'completion', on: true });
+  }
+
+  @Delete(':guideid/completed')
+  @HttpCode(204)
+  @Endpoint({ summary: 'Undo a completion (idempotent)', token: true, errors: [404] })
+  @ApiNoContentResponse({ description: 'Not completed' })
+  async uncomplete(@Param('guideid') raw: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'completion', on: false });
+  }
+
+  @Get(':guideid/tags')
+  @Endpoint({ summary: "A guide's tags (alphabetical)", description: 'A private, deleted or unknown guide answers 403 `Guide is private.`, as the original does.', errors: [403] })
+  @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
+  async tags(@Param('guideid') raw: string, @CurrentPrincipal() viewer: Principal | null): Promise<string[]> {
+    const id = parseId(raw);
+    try {
+      if (id === null) throw new GuidePrivateError();
+      await this.view.execute({ viewer: editorOf(viewer), guideId: id as GuideId });
+    } catch (error) {
+      if (error instanceof GuideNotFoundError || error instanceof GuidePrivateError) throw new GuidePrivateError();
+      throw error;
+    }
+    return this.queries.tags(id);
+  }
+
+  @Put(':guideid/tag')
+  @Endpoint({ summary: 'Add a tag (Admin)', token: true, errors: [403, 404, 422] })
+  @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
+  async addTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Principal) {
+    const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: true });
+    return this.reader.present(guide, principal);
+  }
+
+  @Delete(':guideid/tag')
+  @Endpoint({ summary: 'Remove a tag (Admin)', token: true, errors: [403, 404, 422] })
+  @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
+  async removeTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Principal) {
+    const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: false });
+    return this.reader.present(guide, principal);
+  }
+
+  private async visibility(raw: string, query: Query, principal: Principal, isPublic: boolean) {
+    const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), isPublic });
+    return this.reader.present(guide, principal);
+  }
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { GuideQueries, MarkGuide } from '@rc/guides-domain';
+import { GetUser, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
+import { parseId, parsePage } from '@rc/shared-kernel';
+import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { order } from '../http/params.js';
+import { LangBodyDto } from './dto/guide.request.dto.js';
+import { editorOf, GuideReader } from './guide-reader.js';
+import { guideIdOf } from './guides.controller.js';
+
+type Query = Record<string, unknown>;
+
+const SUMMARIES = { description: 'Guide summaries', schema: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+const FAVORITES = { description: '[{date, guide}], newest first', schema: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+
+/** Guides seen from a user: their own, their favourites, their completions. */
+@ApiTags('Guides')
+@Controller()
+export class UserGuidesController {
+  constructor(
+    private readonly reader: GuideReader,
+    private readonly queries: GuideQueries,
+    private readonly mark: MarkGuide,
+    private readonly getUser: GetUser,
+  ) {}
+
+  @Get('user/guides')
+  @Endpoint({ summary: "The current user's guides, private ones included", token: true, appId: true, errors: [400] })
+  @ApiOkResponse(SUMMARIES)
+  async mine(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    return this.reader.summaries(await this.queries.byAuthor(principal.userId, parsePage(query), order(query), true));
+  }
+
+  @Get('users/:userid/guides')
+  @Endpoint({ summary: "A user's public guides", errors: [400, 404] })
+  @ApiOkResponse(SUMMARIES)
+  async byUser(@Param('userid') raw: string, @Query() query: Query) {
+    const userId = await this.existingUser(raw);
+    return this.reader.summaries(await this.queries.byAuthor(userId, parsePage(query), order(query), false));
+  }
+
+  @Get('user/favorites/guides')
+  @Endpoint({ summary: "The current user's favourite guides, private ones included", token: true, errors: [400] })
+  @ApiOkResponse(FAVORITES)
+  async myFavorites(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    return this.reader.marked(await this.queries.marked('favorite', principal.userId, parsePage(query), true));
+  }
+
+  @Put('user/favorites/guides/:guideid')
+  @HttpCode(204)
+  @Endpoint({ summary: 'Favourite a guide (idempotent)', token: true, errors: [404, 422] })
+  @ApiBody({ type: LangBodyDto, required: false }) @ApiNoContentResponse({ description: 'Favourited' })
+  async favorite(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'favorite', on: true });
+  }
+
+  @Delete('user/favorites/guides/:guideid')
+  @HttpCode(204)
+  @Endpoint({ summary: 'Remove a favourite (204 even if it was not one)', token: true, errors: [404] })
+  @ApiNoContentResponse({ description: 'Not a favourite' })
+  async unfavorite(@Param('guideid') raw: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'favorite', on: false });
+  }
+
+  @Get('users/:userid/favorites/guides')
+  @Endpoint({ summary: "A user's favourite public guides", errors: [400, 404] })
+  @ApiOkResponse(FAVORITES)
+  async favoritesOf(@Param('userid') raw: string, @Query() query: Query) {
+    const userId = await this.existingUser(raw);
+    return this.reader.marked(await this.queries.marked('favorite', userId, parsePage(query), false));
+  }
+
+  @Get('user/completions')
+  @Endpoint({ summary: 'Guides the current user completed, private ones included', token: true, errors: [400] })
+  @ApiOkResponse(SUMMARIES)
+  async myCompletions(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    return this.reader.summaries((await this.queries.marked('completion', principal.userId, parsePage(query), true)).map((r) => r.guide));
+  }
+
+  @Get('users/:userid/completions')
+  @Endpoint({ summary: 'Public guides a user completed', errors: [400, 404] })
+  @ApiOkResponse(SUMMARIES)
+  async completionsOf(@Param('userid') raw: string, @Query() query: Query) {
+    const userId = await this.existingUser(raw);
+    return this.reader.summaries((await this.queries.marked('completion', userId, parsePage(query), false)).map((r) => r.guide));
+  }
+
+  private async existingUser(raw: string): Promise<number> {
+    const id = parseId(raw);
+    if (id === null) throw new UserNotFoundError();
+    return (await this.getUser.execute(id as UserId)).id;
+  }
+}
