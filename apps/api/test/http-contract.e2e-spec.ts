@@ -180,7 +180,7 @@ describe('HTTP conventions (service contract §3) over real HTTP', () => {
         ['GET', '/no-such-endpoint'],
         ['POST', '/no-such-endpoint'],
         ['GET', '/user/token/nope'],
-        ['DELETE', '/guides/1'],
+        ['DELETE', '/widgets/1'],
       ] as const) {
         const res = await api.request(method, path, { body: method === 'POST' ? { a: 1 } : undefined });
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
