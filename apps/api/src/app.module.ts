@@ -24,6 +24,8 @@ export interface AppModuleOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly identity?: IdentityModuleOptions;
+  /** Sees every SQL statement (tests count queries per request with it). */
+  readonly onQuery?: (sql: string) => void;
 }
 
 @Module({})
@@ -39,6 +41,7 @@ export class AppModule {
             entities: allSchemas,
             migrations: allMigrations,
             log: (message) => logger.debug({ context: 'orm' }, message),
+            onQuery: options.onQuery,
           }),
           registerRequestContext: true,
         }),

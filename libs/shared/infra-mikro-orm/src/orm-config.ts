@@ -11,6 +11,8 @@ export interface OrmConfigInput {
   readonly migrations: readonly MigrationObject[];
   readonly poolMax?: number;
   readonly log?: (message: string) => void;
+  /** Called with each SQL statement the ORM runs (tests count queries with it); off when absent. */
+  readonly onQuery?: (sql: string) => void;
 }
 
 /** The base configuration every process of the service (API, CLI, tests) builds its ORM from. */
@@ -31,7 +33,11 @@ export function ormConfig(input: OrmConfigInput): Options {
     forceUtcTimezone: true,
     ensureDatabase: false,
     allowGlobalContext: false,
-    debug: false,
-    logger: input.log ?? (() => undefined),
+    debug: input.onQuery ? ['query'] : false,
+    colors: false,
+    logger: (message: string) => {
+      if (input.onQuery && message.startsWith('[query]')) input.onQuery(message.slice('[query] '.length));
+      else input.log?.(message);
+    },
   });
 }

@@ -1,0 +1,51 @@
+import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
+
+/** No N+1: reading a guide or a page of guides runs a fixed number of SQL statements, whatever its size. */
+describe('guide reads run a constant number of SQL queries', () => {
+  let api: TestApi;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi({}, { onQuery: (sql) => statements.push(sql) });
+  });
+  afterAll(() => api.close());
+
+  async function queriesOf(path: string, token?: string): Promise<number> {
+    const before = statements.length;
+    const res = await api.request('GET', path, { token });
+    expect(res.status).toBe(200);
+    // The request log line is written when the response finishes; the statements ran before it.
+    return statements.slice(before).filter((sql) => !/^(begin|commit|rollback)/i.test(sql.trim())).length;
+  }
+
+  async function guideWithSteps(token: string, count: number, prerequisites: number[] = []): Promise<number> {
+    const created = await api.request('POST', '/guides', { token, body: { category: 'iPhone 12', type: 'repair', title: `Guide of ${count} steps`, public: true, prerequisites } });
+    expect(created.status).toBe(201);
+    const id = created.body.guideid as number;
+    for (let i = 0; i < count; i++) {
+      const step = await api.request('POST', `/guides/${id}/steps`, { token, body: { lines: [{ text: `Step ${i}`, bullet: 'black', level: 0 }, { text: 'More', bullet: 'red', level: 1 }] } });
+      expect(step.status).toBe(201);
+    }
+    return id;
+  }
+
+  it('GET /guides/{id}: 30 steps and 2 prerequisites cost what 1 step costs', async () => {
+    const token = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
+    const small = await guideWithSteps(token, 1);
+    const prereqA = await guideWithSteps(token, 3);
+    const prereqB = await guideWithSteps(token, 3);
+    const large = await guideWithSteps(token, 30, [prereqA, prereqB]);
+    const smallWithPrereq = await guideWithSteps(token, 1, [prereqA]);
+
+    const forSmall = await queriesOf(`/guides/${small}`);
+    expect(forSmall).toBeGreaterThan(0);
+    expect(await queriesOf(`/guides/${large}`)).toBe(await queriesOf(`/guides/${smallWithPrereq}`));
+    expect(await queriesOf(`/guides/${large}`, token)).toBe(await queriesOf(`/guides/${smallWithPrereq}`, token));
+    expect(await queriesOf(`/guides/${large}`)).toBeLessThanOrEqual(8);
+  });
+
+  it('GET /guides: a page of 50 costs what a page of 2 costs', async () => {
+    expect(await queriesOf('/guides?limit=50')).toBe(await queriesOf('/guides?limit=2'));
+    expect(await queriesOf('/guides?limit=50')).toBeLessThanOrEqual(3);
+  });
+});
