@@ -40,12 +40,32 @@ export const MAX_ITEMS = 100;
 export const MAX_PREREQUISITES = 20;
 export const MAX_STEPS = 500;
 
-/** The human `time_required` text the API shows beside the seconds. */
+/** The human `time_required` text the API shows beside the seconds (either bound may be 0: unknown). */
 export function timeRequiredText(minSeconds: number, maxSeconds: number): string {
   if (minSeconds <= 0 && maxSeconds <= 0) return 'No estimate';
-  const fmt = (s: number) => (s % 3600 === 0 ? plural(s / 3600, 'hour') : s >= 3600 ? `${+(s / 3600).toFixed(1)} hours` : plural(Math.max(1, Math.round(s / 60)), 'minute'));
-  if (minSeconds <= 0 || minSeconds === maxSeconds) return fmt(maxSeconds || minSeconds);
-  return `${fmt(minSeconds)} - ${fmt(maxSeconds)}`;
+  const low = formatDuration(minSeconds > 0 ? minSeconds : maxSeconds);
+  const high = formatDuration(maxSeconds > 0 ? maxSeconds : minSeconds);
+  return low === high ? high : `${low} - ${high}`;
+}
+
+/** Minutes below an hour; hours to one decimal above (`1 hour`, `1.5 hours`). */
+function formatDuration(seconds: number): string {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return plural(minutes, 'minute');
+  const hours = Math.round((minutes / 60) * 10) / 10;
+  return Number.isInteger(hours) ? plural(hours, 'hour') : `${hours} hours`;
+}
+
+/**
+ * JSON with object keys sorted: equal values give equal text whatever the key order (PostgreSQL's
+ * jsonb reorders keys, so stored and sent values are compared this way).
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 function plural(n: number, unit: string): string {

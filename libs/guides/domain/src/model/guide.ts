@@ -1,6 +1,7 @@
 import type { Brand, Violation } from '@rc/shared-kernel';
 import { InvalidGuideError, NotGuideEditorError, StaleGuideRevisionError, StaleStepRevisionError, StepNotFoundError } from '../guides.errors.js';
 import {
+  canonicalJson,
   DIFFICULTIES,
   flagDefinition,
   GUIDE_TYPES,
@@ -203,7 +204,7 @@ export class Guide {
     const max = fields.timeRequiredMax ?? this.state.timeRequiredMax;
     if (max > 0 && min > max) throw new InvalidGuideError([{ field: 'time_required_min', message: 'time_required_min cannot exceed time_required_max' }]);
     if (fields.title === '') delete fields.title;
-    const changed = (Object.keys(fields) as (keyof Fields)[]).filter((key) => JSON.stringify(fields[key]) !== JSON.stringify(this.state[key]));
+    const changed = (Object.keys(fields) as (keyof Fields)[]).filter((key) => canonicalJson(fields[key]) !== canonicalJson(this.state[key]));
     if (!changed.length) return;
     const patch: Partial<GuideState> = Object.fromEntries(changed.map((key) => [key, fields[key]]));
     if (changed.includes('isPublic')) Object.assign(patch, this.publication(fields.isPublic!, now));
@@ -220,13 +221,18 @@ export class Guide {
     if (this.state.isPublic) this.apply(editor, { isPublic: false }, now);
   }
 
-  /** Soft delete: only an Admin, or the author when nobody else contributed. */
-  delete(editor: Editor, now: Date): void {
+  /** Only an Admin, or the author when nobody else contributed, may delete a guide. */
+  assertDeletable(editor: Editor): void {
     this.assertEditor(editor);
     const sole = this.state.contributorIds.every((id) => id === this.state.authorId);
     if (!editor.isAdmin && !(editor.userId === this.state.authorId && sole)) {
       throw new NotGuideEditorError('Only an Admin or the sole author may delete this guide');
     }
+  }
+
+  /** Soft delete. */
+  delete(editor: Editor, now: Date): void {
+    this.assertDeletable(editor);
     this.apply(editor, { deletedAt: now }, now);
   }
 
@@ -238,7 +244,7 @@ export class Guide {
     if (!Number.isInteger(position) || (position as number) < 1 || (position as number) > this.steps.length + 1) {
       violations.push({ field: 'orderby', message: `orderby must be an integer from 1 to ${this.steps.length + 1}` });
     }
-    if (this.steps.length >= MAX_STEPS) violations.push({ field: 'lines', message: `a guide has at most ${MAX_STEPS} steps` });
+    if (this.steps.length >= MAX_STEPS) violations.push({ field: 'steps', message: `a guide has at most ${MAX_STEPS} steps` });
     const step = Step.create(input, violations);
     if (violations.length || !step) throw new InvalidGuideError(violations);
     this.steps.splice((position as number) - 1, 0, step);
@@ -318,20 +324,23 @@ export class Guide {
   }
 }
 
+/** `iPhone 12 Battery Replacement`; how-to guides read `How to: MacBook Pro Clean the Fan`. */
 function defaultTitle(type: GuideType, category: string, subject: string): string {
-  const verb = type === 'how-to' ? 'How to' : type.charAt(0).toUpperCase() + type.slice(1);
-  return [category, subject, verb].filter(Boolean).join(' ').slice(0, MAX_TITLE_LENGTH);
+  const words = type === 'how-to' ? ['How to:', category, subject] : [category, subject, type.charAt(0).toUpperCase() + type.slice(1)];
+  return [...words.filter(Boolean).join(' ')].slice(0, MAX_TITLE_LENGTH).join('');
 }
 
 /** Reads and checks the writable fields that are present; collects one violation per bad field. */
 function readFields(input: GuideInput, violations: Violation[], editor: Editor, currentFlags: readonly string[]): Fields {
   const out: Fields = {};
-  const text = (field: string, value: unknown, max: number): string | undefined => {
+  /** One-line texts are trimmed before their length is checked; markup texts are kept as sent. */
+  const text = (field: string, value: unknown, max: number, trim = false): string | undefined => {
     if (value === undefined) return undefined;
     if (value === null) return '';
     if (typeof value !== 'string') return void violations.push({ field, message: `${field} must be a string` });
-    if ([...value].length > max) return void violations.push({ field, message: `${field} must be at most ${max} characters` });
-    return value;
+    const kept = trim ? value.trim() : value;
+    if ([...kept].length > max) return void violations.push({ field, message: `${field} must be at most ${max} characters` });
+    return kept;
   };
   const seconds = (field: string, value: unknown): number | undefined => {
     if (value === undefined) return undefined;
@@ -340,15 +349,15 @@ function readFields(input: GuideInput, violations: Violation[], editor: Editor, 
     return value as number;
   };
 
-  const title = text('title', input.title, MAX_TITLE_LENGTH);
-  if (title !== undefined) out.title = title.trim();
-  const category = text('category', input.category, MAX_TITLE_LENGTH);
+  const title = text('title', input.title, MAX_TITLE_LENGTH, true);
+  if (title !== undefined) out.title = title;
+  const category = text('category', input.category, MAX_TITLE_LENGTH, true);
   if (category !== undefined) {
-    if (!category.trim()) violations.push({ field: 'category', message: 'category must name an existing category' });
-    else out.category = category.trim();
+    if (!category) violations.push({ field: 'category', message: 'category must name an existing category' });
+    else out.category = category;
   }
-  const subject = text('subject', input.subject, MAX_TITLE_LENGTH);
-  if (subject !== undefined) out.subject = subject.trim();
+  const subject = text('subject', input.subject, MAX_TITLE_LENGTH, true);
+  if (subject !== undefined) out.subject = subject;
   if (input.type !== undefined) {
     if (typeof input.type !== 'string' || !(GUIDE_TYPES as readonly string[]).includes(input.type)) violations.push({ field: 'type', message: `type must be one of ${GUIDE_TYPES.join(', ')}` });
     else out.type = input.type as GuideType;
@@ -421,7 +430,7 @@ function readItems(field: string, raw: unknown, violations: Violation[]): GuideI
     const unknown = Object.keys(o).find((k) => !known.has(k));
     if (unknown) return void fail(`unknown field '${unknown}'`);
     const name = o['name'] ?? o['text'];
-    if (typeof name !== 'string' || !name.trim() || name.length > MAX_TITLE_LENGTH) return void fail(`each item needs a name of 1 to ${MAX_TITLE_LENGTH} characters`);
+    if (typeof name !== 'string' || !name.trim() || [...name.trim()].length > MAX_TITLE_LENGTH) return void fail(`each item needs a name of 1 to ${MAX_TITLE_LENGTH} characters`);
     const quantity = o['quantity'] ?? 1;
     if (!Number.isInteger(quantity) || (quantity as number) < 1 || (quantity as number) > 10_000) return void fail('quantity must be a positive integer');
     for (const key of ['type', 'notes', 'summary'] as const) if (o[key] !== undefined && o[key] !== null && (typeof o[key] !== 'string' || (o[key] as string).length > 1000)) return void fail(`${key} must be a string`);

@@ -1,5 +1,5 @@
 import type { Violation } from '@rc/shared-kernel';
-import { BULLETS, MAX_LEVEL, MAX_LINE_LENGTH, MAX_LINES, MAX_STEP_IMAGES, MAX_TITLE_LENGTH, type Bullet } from './guide-vocabulary.js';
+import { BULLETS, canonicalJson, MAX_LEVEL, MAX_LINE_LENGTH, MAX_LINES, MAX_STEP_IMAGES, MAX_TITLE_LENGTH, type Bullet } from './guide-vocabulary.js';
 
 export interface Line {
   readonly lineid: number;
@@ -70,7 +70,7 @@ export class Step implements StepState {
       lines: content.lines ? this.keepLineIds(content.lines) : this.lines,
       media: content.media ?? this.media,
     };
-    if (JSON.stringify(next) === JSON.stringify({ title: this.title, lines: this.lines, media: this.media })) return false;
+    if (canonicalJson(next) === canonicalJson({ title: this.title, lines: this.lines, media: this.media })) return false;
     Object.assign(this, next);
     this.changed = true;
     return true;

@@ -104,6 +104,7 @@ export class DeleteGuide {
     await this.deps.uow.run(async () => {
       const guide = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       const wasPublic = guide.state.isPublic;
+      guide.assertDeletable(input.editor);
       const dependents = await this.deps.guides.dependents(guide.id);
       if (dependents.length) {
         throw new InvalidGuideError([{ field: 'guideid', message: `this guide is a prerequisite of guide(s) ${dependents.join(', ')}; remove it from them first` }]);
