@@ -1,6 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { GuideQueries, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
-import { MikroOrmGuideRepository } from '@rc/guides-infra-mikro-orm';
+import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import { GetUsers, type Principal, type UserId } from '@rc/identity-domain';
 import type { AppConfig } from '../config/config.js';
 import { presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
@@ -16,7 +14,7 @@ export function editorOf(principal: Principal | null): Editor | null {
 export class GuideReader {
   constructor(
     private readonly view: ViewGuide,
-    private readonly orm: MikroORM,
+    private readonly guides: GuideRepository,
     private readonly queries: GuideQueries,
     private readonly users: GetUsers,
     private readonly renderer: WikiRenderer,
@@ -38,7 +36,7 @@ export class GuideReader {
     const editor = editorOf(viewer);
     const prerequisites = await this.queries.byIdsIncludingPrivate(guide.state.prerequisites);
     const visible = prerequisites.filter((p) => p.isPublic || (editor && (editor.isAdmin || editor.userId === p.authorId)));
-    const inlined = inlinePrerequisites && visible.length ? await new MikroOrmGuideRepository(this.orm.em).findMany(visible.map((p) => p.guideid)) : [];
+    const inlined = inlinePrerequisites && visible.length ? await this.guides.findMany(visible.map((p) => p.guideid)) : [];
     const ctx = await this.context([guide.state.authorId, ...visible.map((p) => p.authorId)]);
     const marks = viewer ? await this.queries.marksOf(viewer.userId, [guide.id]) : null;
     return presentGuide(guide, ctx, {

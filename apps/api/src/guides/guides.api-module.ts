@@ -83,8 +83,8 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, orm: MikroORM, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig) => new GuideReader(v, orm, q, u, r, c),
-          [ViewGuide, MikroORM, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig) => new GuideReader(v, g, q, u, r, c),
+          [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG],
         ),
       ],
       exports: [GuideReader, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],

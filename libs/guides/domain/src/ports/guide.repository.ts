@@ -15,6 +15,8 @@ export abstract class GuideRepository {
    * serialised, so checking its revision and writing happen atomically.
    */
   abstract findForUpdate(id: GuideId): Promise<Guide | null>;
+  /** Several guides with their steps, in the order asked, in a constant number of queries. */
+  abstract findMany(ids: readonly number[]): Promise<Guide[]>;
   /**
    * Stores the changes under new revision ids (one for the guide, one for each changed step),
    * assigns ids to new steps and keeps a snapshot of the new revision. No-op when unchanged.

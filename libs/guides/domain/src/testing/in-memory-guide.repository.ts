@@ -26,6 +26,15 @@ export class InMemoryGuideRepository extends GuideRepository {
     return this.load(id);
   }
 
+  async findMany(ids: readonly number[]): Promise<Guide[]> {
+    const found: Guide[] = [];
+    for (const id of ids) {
+      const guide = await this.load(id as GuideId);
+      if (guide) found.push(guide);
+    }
+    return found;
+  }
+
   /** No concurrency in unit tests: a fresh copy, like `findById`. */
   async findForUpdate(id: GuideId): Promise<Guide | null> {
     return this.load(id);
