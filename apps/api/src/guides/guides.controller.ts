@@ -23,6 +23,7 @@ import { parseId, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { flag, list, optionalId, order, requiredRevision, timestamp } from '../http/params.js';
 import { GuideWriteDto, LangBodyDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
+import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 
 type Query = Record<string, unknown>;
@@ -40,8 +41,8 @@ function stepIdOf(raw: string): number {
   return id;
 }
 
-const GUIDE_BODY = { description: 'The full guide (reference §3.5)', schema: { type: 'object', additionalProperties: true } };
-const GUIDE_LIST = { description: 'Guide summaries (reference §3.4)', schema: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+const GUIDE_BODY = { description: 'The full guide (reference §3.5)', type: GuideResponseDto };
+const GUIDE_LIST = { description: 'Guide summaries (reference §3.4)', type: GuideSummaryResponseDto, isArray: true };
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current version' };
 
 @ApiTags('Guides')
@@ -151,7 +152,7 @@ export class GuidesController {
 
   @Patch(':guideid/steps/:stepid')
   @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422] })
-  @ApiQuery(REVISION) @ApiBody({ type: StepWriteDto }) @ApiOkResponse({ description: 'The step', schema: { type: 'object', additionalProperties: true } })
+  @ApiQuery(REVISION) @ApiBody({ type: StepWriteDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
   async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Principal) {
     const stepId = stepIdOf(rawStep);
     const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body });

@@ -6,13 +6,14 @@ import { parseId, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { order } from '../http/params.js';
 import { LangBodyDto } from './dto/guide.request.dto.js';
+import { FavoriteResponseDto, GuideSummaryResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 import { guideIdOf } from './guides.controller.js';
 
 type Query = Record<string, unknown>;
 
-const SUMMARIES = { description: 'Guide summaries', schema: { type: 'array', items: { type: 'object', additionalProperties: true } } };
-const FAVORITES = { description: '[{date, guide}], newest first', schema: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+const SUMMARIES = { description: 'Guide summaries', type: GuideSummaryResponseDto, isArray: true };
+const FAVORITES = { description: '[{date, guide}], newest first', type: FavoriteResponseDto, isArray: true };
 
 /** Guides seen from a user: their own, their favourites, their completions. */
 @ApiTags('Guides')

@@ -1,0 +1,140 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+// Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
+// classes only describe them for OpenAPI.
+
+export class ImageResponseDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() guid!: string;
+  @ApiPropertyOptional({ format: 'uri' }) mini?: string;
+  @ApiPropertyOptional({ format: 'uri' }) thumbnail?: string;
+  @ApiPropertyOptional({ format: 'uri' }) standard?: string;
+  @ApiPropertyOptional({ format: 'uri' }) medium?: string;
+  @ApiPropertyOptional({ format: 'uri' }) large?: string;
+  @ApiProperty({ format: 'uri' }) original!: string;
+}
+
+export class UserSummaryResponseDto {
+  @ApiProperty() userid!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty({ nullable: true, type: String }) unique_username!: string | null;
+  @ApiProperty({ description: 'UNIX seconds' }) join_date!: number;
+  @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
+  @ApiProperty() reputation!: number;
+  @ApiProperty({ format: 'uri' }) url!: string;
+  @ApiProperty({ type: [Number] }) teams!: number[];
+}
+
+export class GuideSummaryResponseDto {
+  @ApiProperty({ enum: ['guide'] }) dataType!: 'guide';
+  @ApiProperty() guideid!: number;
+  @ApiProperty({ example: 'en' }) locale!: string;
+  @ApiProperty({ description: 'Current revision: send it back with writes' }) revisionid!: number;
+  @ApiProperty({ description: 'UNIX seconds' }) modified_date!: number;
+  @ApiProperty({ description: 'UNIX seconds: latest edit among the prerequisites (0 when none)' }) prereq_modified_date!: number;
+  @ApiProperty({ format: 'uri' }) url!: string;
+  @ApiProperty({ enum: ['replacement', 'installation', 'repair', 'disassembly', 'teardown', 'technique', 'maintenance', 'how-to'] }) type!: string;
+  @ApiProperty() category!: string;
+  @ApiProperty() subject!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty() summary!: string;
+  @ApiProperty({ nullable: true, type: String, enum: ['Very easy', 'Easy', 'Moderate', 'Difficult', 'Very difficult'] }) difficulty!: string | null;
+  @ApiProperty({ description: 'Seconds' }) time_required_max!: number;
+  @ApiProperty() public!: boolean;
+  @ApiProperty() userid!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty({ type: [String], example: ['GUIDE_STARRED'] }) flags!: string[];
+  @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
+}
+
+export class FavoriteResponseDto {
+  @ApiProperty({ description: 'UNIX seconds: when it was favourited' }) date!: number;
+  @ApiProperty({ type: GuideSummaryResponseDto }) guide!: GuideSummaryResponseDto;
+}
+
+export class LineResponseDto {
+  @ApiProperty({ description: 'Wiki markup' }) text_raw!: string;
+  @ApiProperty({ description: 'HTML' }) text_rendered!: string;
+  @ApiProperty({ enum: ['black', 'red', 'orange', 'yellow', 'light_blue', 'blue', 'green', 'violet', 'icon_note', 'icon_caution', 'icon_reminder'] }) bullet!: string;
+  @ApiProperty({ minimum: 0, maximum: 2 }) level!: number;
+  @ApiProperty({ nullable: true, type: Number }) lineid!: number | null;
+}
+
+export class StepMediaResponseDto {
+  @ApiProperty({ enum: ['image', 'video', 'embed'] }) type!: string;
+  @ApiProperty({ description: 'Images for `image` (up to 3; empty when the step has none), an object otherwise', oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/ImageResponseDto' } }, { type: 'object' }] })
+  data!: unknown;
+}
+
+export class StepResponseDto {
+  @ApiProperty() stepid!: number;
+  @ApiProperty({ description: 'The owning guide (a prerequisite guide for inlined steps)' }) guideid!: number;
+  @ApiProperty({ description: '1-based position inside its own guide' }) orderby!: number;
+  @ApiProperty({ description: "The step's own revision: send it back with step writes" }) revisionid!: number;
+  @ApiProperty() title!: string;
+  @ApiProperty({ type: [LineResponseDto] }) lines!: LineResponseDto[];
+  @ApiProperty({ type: StepMediaResponseDto }) media!: StepMediaResponseDto;
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) comments!: unknown[];
+}
+
+export class GuideItemResponseDto {
+  @ApiProperty() text!: string;
+  @ApiProperty() type!: string;
+  @ApiProperty() quantity!: number;
+  @ApiProperty({ nullable: true, type: String }) notes!: string | null;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) thumbnail!: string | null;
+  @ApiProperty() isoptional!: boolean;
+  @ApiProperty() featured!: boolean;
+}
+
+export class GuideFlagResponseDto {
+  @ApiProperty() title!: string;
+  @ApiProperty() flagid!: string;
+  @ApiProperty() text!: string;
+}
+
+export class GuideResponseDto {
+  @ApiProperty() guideid!: number;
+  @ApiProperty() title!: string;
+  @ApiProperty() category!: string;
+  @ApiProperty() subject!: string;
+  @ApiProperty() type!: string;
+  @ApiProperty() summary!: string;
+  @ApiProperty({ nullable: true, type: String }) difficulty!: string | null;
+  @ApiProperty({ example: '30 minutes' }) time_required!: string;
+  @ApiProperty() time_required_min!: number;
+  @ApiProperty() time_required_max!: number;
+  @ApiProperty() introduction_raw!: string;
+  @ApiProperty() introduction_rendered!: string;
+  @ApiProperty() conclusion_raw!: string;
+  @ApiProperty() conclusion_rendered!: string;
+  @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
+  @ApiProperty({ type: [StepResponseDto], description: "Prerequisite guides' steps first, unless excluded" }) steps!: StepResponseDto[];
+  @ApiProperty({ type: [GuideItemResponseDto] }) parts!: GuideItemResponseDto[];
+  @ApiProperty({ type: [GuideItemResponseDto] }) tools!: GuideItemResponseDto[];
+  @ApiProperty({ type: [GuideSummaryResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuideSummaryResponseDto[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) documents!: unknown[];
+  @ApiProperty({ type: [GuideFlagResponseDto] }) flags!: GuideFlagResponseDto[];
+  @ApiProperty({ type: UserSummaryResponseDto }) author!: UserSummaryResponseDto;
+  @ApiProperty() revisionid!: number;
+  @ApiProperty() created_date!: number;
+  @ApiProperty() published_date!: number;
+  @ApiProperty() modified_date!: number;
+  @ApiProperty() prereq_modified_date!: number;
+  @ApiProperty() public!: boolean;
+  @ApiProperty() locale!: string;
+  @ApiProperty() langid!: string;
+  @ApiProperty({ type: [String] }) available_langids!: string[];
+  @ApiProperty({ format: 'uri' }) url!: string;
+  @ApiProperty() patrol_threshold!: number;
+  @ApiProperty({ description: 'The viewer may edit' }) can_edit!: boolean;
+  @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
+  @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) comments!: unknown[];
+  @ApiProperty({ nullable: true, type: Number }) featured_documentid!: number | null;
+  @ApiProperty() featured_document_embed_url!: string;
+  @ApiProperty() featured_document_thumbnail_url!: string;
+  @ApiProperty({ nullable: true, type: String }) intro_video_url!: string | null;
+  @ApiProperty({ nullable: true, type: Object }) intro_video!: unknown;
+}
