@@ -22,7 +22,7 @@ import type { Principal } from '@rc/identity-domain';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { flag, list, optionalId, order, requiredRevision, timestamp } from '../http/params.js';
-import { GuideWriteDto, LangBodyDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
+import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 
@@ -152,8 +152,8 @@ export class GuidesController {
 
   @Patch(':guideid/steps/:stepid')
   @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422] })
-  @ApiQuery(REVISION) @ApiBody({ type: StepWriteDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
-  async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Principal) {
+  @ApiQuery(REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
+  async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Principal) {
     const stepId = stepIdOf(rawStep);
     const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body });
     return this.reader.step(guide, stepId);

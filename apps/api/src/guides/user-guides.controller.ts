@@ -45,7 +45,7 @@ export class UserGuidesController {
   @Endpoint({ summary: "The current user's favourite guides, private ones included", token: true, errors: [400] })
   @ApiOkResponse(FAVORITES)
   async myFavorites(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
-    return this.reader.marked(await this.queries.marked('favorite', principal.userId, parsePage(query), true));
+    return this.reader.marked(await this.queries.marked('favorite', principal.userId, parsePage(query), { isAdmin: principal.role === 'Admin' }));
   }
 
   @Put('user/favorites/guides/:guideid')
@@ -69,14 +69,14 @@ export class UserGuidesController {
   @ApiOkResponse(FAVORITES)
   async favoritesOf(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
-    return this.reader.marked(await this.queries.marked('favorite', userId, parsePage(query), false));
+    return this.reader.marked(await this.queries.marked('favorite', userId, parsePage(query), null));
   }
 
   @Get('user/completions')
   @Endpoint({ summary: 'Guides the current user completed, private ones included', token: true, errors: [400] })
   @ApiOkResponse(SUMMARIES)
   async myCompletions(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
-    return this.reader.summaries((await this.queries.marked('completion', principal.userId, parsePage(query), true)).map((r) => r.guide));
+    return this.reader.summaries((await this.queries.marked('completion', principal.userId, parsePage(query), { isAdmin: principal.role === 'Admin' })).map((r) => r.guide));
   }
 
   @Get('users/:userid/completions')
@@ -84,7 +84,7 @@ export class UserGuidesController {
   @ApiOkResponse(SUMMARIES)
   async completionsOf(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
-    return this.reader.summaries((await this.queries.marked('completion', userId, parsePage(query), false)).map((r) => r.guide));
+    return this.reader.summaries((await this.queries.marked('completion', userId, parsePage(query), null)).map((r) => r.guide));
   }
 
   private async existingUser(raw: string): Promise<number> {

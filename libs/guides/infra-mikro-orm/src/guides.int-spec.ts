@@ -115,7 +115,7 @@ describe('guides persistence (PostgreSQL)', () => {
     const marks = await inContext(() => queries.marksOf(3, [pub.id]));
     expect([...marks.favorited]).toEqual([pub.id]);
     expect([...marks.completed]).toEqual([]);
-    expect((await inContext(() => queries.marked('favorite', 3, { limit: 20, offset: 0 }, false))).map((m) => m.guide.guideid)).toEqual([pub.id as GuideId]);
+    expect((await inContext(() => queries.marked('favorite', 3, { limit: 20, offset: 0 }, null))).map((m) => m.guide.guideid)).toEqual([pub.id as GuideId]);
   });
 
   it('reads category titles from the catalog data: live CATEGORY pages only', async () => {

@@ -26,6 +26,14 @@ export class GuideWriteDto {
   @ApiPropertyOptional({ description: 'Source language, two letters' }) @Allow() langid?: unknown;
 }
 
+/** Step edits: `lines`, `media`, `title` (a step moves with steporder, not here). */
+export class StepEditDto {
+  @ApiPropertyOptional({ example: '' }) @Allow() title?: unknown;
+  @ApiPropertyOptional({ description: 'Same rules as on create', type: 'array', items: { type: 'object' } }) @Allow() lines?: unknown;
+  @ApiPropertyOptional({ description: 'Same shape as on create', type: 'object', additionalProperties: true }) @Allow() media?: unknown;
+}
+
+/** Step creation: the edit fields plus the position. */
 export class StepWriteDto {
   @ApiPropertyOptional({ example: '' }) @Allow() title?: unknown;
   @ApiPropertyOptional({

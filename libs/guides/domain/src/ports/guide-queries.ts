@@ -41,8 +41,16 @@ export abstract class GuideQueries {
   abstract byIds(ids: readonly number[]): Promise<GuideSummaryView[]>;
   /** Any guides among these ids (prerequisites of a guide the viewer may see), in the given order. */
   abstract byIdsIncludingPrivate(ids: readonly number[]): Promise<GuideSummaryView[]>;
-  abstract byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', includePrivate: boolean): Promise<GuideSummaryView[]>;
-  abstract marked(kind: 'favorite' | 'completion', userId: number, page: Page, includePrivate: boolean): Promise<{ date: Date; guide: GuideSummaryView }[]>;
+  /**
+   * A user's guides. `own`: the user is asking for their own list, private and prerequisite-only
+   * guides included; otherwise public guides only, prerequisite-only ones left out.
+   */
+  abstract byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', own: boolean): Promise<GuideSummaryView[]>;
+  /**
+   * Guides a user marked. `own`: the user's own list, which also holds private guides they may see
+   * (their own, or any for an Admin); otherwise public guides only, prerequisite-only ones left out.
+   */
+  abstract marked(kind: 'favorite' | 'completion', userId: number, page: Page, own: { isAdmin: boolean } | null): Promise<{ date: Date; guide: GuideSummaryView }[]>;
   /** Which of these guides the user has marked. */
   abstract marksOf(userId: number, guideIds: readonly number[]): Promise<{ favorited: Set<number>; completed: Set<number> }>;
   abstract tags(guideId: number): Promise<string[]>;

@@ -167,7 +167,11 @@ export class ReorderSteps {
   }
 }
 
-/** Favourites and completions: once per user and guide; adding twice or removing nothing is fine. */
+/**
+ * Favourites and completions: once per user and guide; adding twice or removing nothing is fine.
+ * Adding needs a guide the user may see; removing only one that exists (a guide made private since
+ * keeps no mark its user cannot take back).
+ */
 export class MarkGuide {
   constructor(
     private readonly guides: GuideRepository,
@@ -180,7 +184,7 @@ export class MarkGuide {
   async execute(input: { viewer: Editor; guideId: GuideId; kind: 'favorite' | 'completion'; on: boolean }): Promise<void> {
     await this.uow.run(async () => {
       const guide = await this.guides.findById(input.guideId);
-      if (!guide || !guide.canView(input.viewer)) throw new GuideNotFoundError();
+      if (!guide || guide.isDeleted || (input.on && !guide.canView(input.viewer))) throw new GuideNotFoundError();
       const now = this.clock.now();
       const changed = input.on
         ? await this.marks.add(input.kind, input.viewer.userId, guide.id, now)

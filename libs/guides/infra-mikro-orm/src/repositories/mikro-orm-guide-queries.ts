@@ -5,7 +5,7 @@ import { intArray } from './sql.js';
 
 const SUMMARY_COLUMNS = `g.id, g.locale, g.revisionid, g.modified_at, g.type, g.category, g.subject, g.title, g.summary, g.difficulty,
   g.time_required_max, g.is_public, g.author_id, g.flags, g.image_id,
-  (SELECT max(p.modified_at) FROM guides p WHERE p.id = ANY(g.prerequisites)) AS prereq_modified_at`;
+  (SELECT max(p.modified_at) FROM guides p WHERE p.id = ANY(g.prerequisites) AND p.is_public AND p.deleted_at IS NULL) AS prereq_modified_at`;
 
 interface SummaryRow {
   id: number;
@@ -48,6 +48,8 @@ function view(row: SummaryRow): GuideSummaryView {
 }
 
 const LISTED = 'g.is_public AND g.deleted_at IS NULL';
+/** What other people's lists of a user show: public guides, not those meant only as prerequisites. */
+const PUBLIC_OF_USER = `g.is_public AND NOT ('GUIDE_PREREQ_ONLY' = ANY(g.flags))`;
 
 /** List reads: one query each, whatever the page size. */
 export class MikroOrmGuideQueries extends GuideQueries {
@@ -85,20 +87,23 @@ export class MikroOrmGuideQueries extends GuideQueries {
     return this.ordered(ids, 'g.deleted_at IS NULL');
   }
 
-  async byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', includePrivate: boolean): Promise<GuideSummaryView[]> {
+  async byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', own: boolean): Promise<GuideSummaryView[]> {
     const rows = await this.em.execute<SummaryRow[]>(
-      `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE g.author_id = ? AND g.deleted_at IS NULL ${includePrivate ? '' : 'AND g.is_public'}
+      `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE g.author_id = ? AND g.deleted_at IS NULL ${own ? '' : `AND ${PUBLIC_OF_USER}`}
         ORDER BY g.id ${order === 'DESC' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
       [authorId, page.limit, page.offset],
     );
     return rows.map(view);
   }
 
-  async marked(kind: 'favorite' | 'completion', userId: number, page: Page, includePrivate: boolean): Promise<{ date: Date; guide: GuideSummaryView }[]> {
+  async marked(kind: 'favorite' | 'completion', userId: number, page: Page, own: { isAdmin: boolean } | null): Promise<{ date: Date; guide: GuideSummaryView }[]> {
     const order = kind === 'favorite' ? 'm.created_at DESC, g.id DESC' : 'g.id ASC';
+    // Own lists hold the private guides the user may still see; a guide made private by someone
+    // else drops out of them (its mark can still be removed).
+    const visible = own ? (own.isAdmin ? 'TRUE' : '(g.is_public OR g.author_id = m.user_id)') : PUBLIC_OF_USER;
     const rows = await this.em.execute<(SummaryRow & { marked_at: Date | string })[]>(
       `SELECT ${SUMMARY_COLUMNS}, m.created_at AS marked_at FROM guide_marks m JOIN guides g ON g.id = m.guide_id
-        WHERE m.kind = ? AND m.user_id = ? AND g.deleted_at IS NULL ${includePrivate ? '' : 'AND g.is_public'}
+        WHERE m.kind = ? AND m.user_id = ? AND g.deleted_at IS NULL AND ${visible}
         ORDER BY ${order} LIMIT ? OFFSET ?`,
       [kind, userId, page.limit, page.offset],
     );
