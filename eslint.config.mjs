@@ -51,7 +51,7 @@ export default [
   },
   {
     // The Nx rule does not see Node built-ins: domain code is plain TypeScript, so ban them too.
-    files: ['libs/*/domain/src/**/*.ts', 'libs/shared/kernel/src/**/*.ts'],
+    files: ['libs/*/domain/src/**/*.ts', 'libs/shared/kernel/src/**/*.ts', 'libs/shared/markup/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

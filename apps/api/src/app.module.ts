@@ -15,7 +15,7 @@ import { AuthTokenGuard } from './http/guards/auth-token.guard.js';
 import { BodyValidationPipe } from './http/validation.js';
 import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
 import { GuidesApiModule } from './guides/guides.api-module.js';
-import { wikiRenderer } from './markup/wiki-renderer.js';
+import { wikiRendererFor } from './markup/wiki-renderer.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -47,7 +47,7 @@ export class AppModule {
         }),
         CoreModule.register(config, logger, options.clock),
         IdentityApiModule.register(config, options.identity),
-        GuidesApiModule.register(wikiRenderer),
+        GuidesApiModule.register(wikiRendererFor(config.publicBaseUrl)),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

@@ -1,5 +1,6 @@
 import { privilegesOf, type User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
+import { renderWiki } from '../markup/render.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';
 
 export interface UserPresentation {
@@ -24,7 +25,7 @@ export function presentUser(user: User, { self }: UserPresentation): UserRespons
     badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
     summary: user.summary,
     about_raw: user.about || false,
-    about_rendered: user.about ? renderPlainText(user.about) : false,
+    about_rendered: user.about ? renderWiki(user.about) || false : false,
     location: user.location,
     langid: user.langid,
   };
@@ -33,13 +34,4 @@ export function presentUser(user: User, { self }: UserPresentation): UserRespons
     body.unread_notification_count = 0;
   }
   return body;
-}
-
-/** Until the wiki renderer lands, text is shown escaped, paragraph by paragraph. */
-function renderPlainText(text: string): string {
-  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escape(p).replace(/\n/g, '<br />')}</p>`)
-    .join('\n');
 }

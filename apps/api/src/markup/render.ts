@@ -1,0 +1,29 @@
+import {
+  renderInline as renderInlineMarkup,
+  renderWiki as renderWikiMarkup,
+  toPlainText,
+  type MarkupOptions,
+} from '@rc/shared-markup';
+import { sanitizeRenderedHtml } from './html-sanitizer.js';
+
+export type { MarkupOptions };
+export { toPlainText };
+
+/**
+ * Wiki markup (`*_raw`) to the `*_rendered` HTML the API emits: the pure renderer (safe by
+ * construction), then the sanitizer as a second wall. Empty or whitespace-only input gives ''
+ * (fields that the reference shows as `false` when empty are the caller's concern).
+ */
+export function renderWiki(raw: string, options?: MarkupOptions): string {
+  return sanitizeRenderedHtml(renderWikiMarkup(raw, options));
+}
+
+/** A guide step line: inline markup only (bold, italic, links), then the sanitizer. */
+export function renderWikiInline(raw: string, options?: MarkupOptions): string {
+  return sanitizeRenderedHtml(renderInlineMarkup(raw, options));
+}
+
+/** Both renderings with the same options, in the shape of the guides presenter's `WikiRenderer`. */
+export function createWikiRenderer(options?: MarkupOptions): { block(raw: string): string; inline(raw: string): string } {
+  return { block: (raw) => renderWiki(raw, options), inline: (raw) => renderWikiInline(raw, options) };
+}
