@@ -15,6 +15,7 @@ import { AuthTokenGuard } from './http/guards/auth-token.guard.js';
 import { BodyValidationPipe } from './http/validation.js';
 import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
 import { GuidesApiModule } from './guides/guides.api-module.js';
+import { CatalogApiModule } from './catalog/catalog.api-module.js';
 import { wikiRendererFor } from './markup/wiki-renderer.js';
 
 export interface AppModuleOptions {
@@ -32,6 +33,7 @@ export interface AppModuleOptions {
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     const { config, logger } = options;
+    const guides = GuidesApiModule.register(wikiRendererFor(config.publicBaseUrl));
     return {
       module: AppModule,
       imports: [
@@ -47,7 +49,8 @@ export class AppModule {
         }),
         CoreModule.register(config, logger, options.clock),
         IdentityApiModule.register(config, options.identity),
-        GuidesApiModule.register(wikiRendererFor(config.publicBaseUrl)),
+        guides,
+        CatalogApiModule.register(guides),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

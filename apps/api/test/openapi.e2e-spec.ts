@@ -70,6 +70,18 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/users/{userid}/favorites/guides',
         'GET /api/2.0/user/completions',
         'GET /api/2.0/users/{userid}/completions',
+        'GET /api/2.0/categories',
+        'GET /api/2.0/categories/all',
+        'GET /api/2.0/categories/{name}',
+        'GET /api/2.0/wikis/{namespace}',
+        'GET /api/2.0/wikis/{namespace}/{title}',
+        'POST /api/2.0/wikis',
+        'PATCH /api/2.0/wikis/{namespace}/{title}',
+        'DELETE /api/2.0/wikis/{namespace}/{title}',
+        'POST /api/2.0/wikis/{namespace}/{title}/revert',
+        'GET /api/2.0/wikis/{namespace}/{title}/tags',
+        'PUT /api/2.0/wikis/{namespace}/{title}/tag',
+        'DELETE /api/2.0/wikis/{namespace}/{title}/tag',
       ].sort(),
     );
   });

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
 import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
 import type { Logger } from 'pino';
@@ -25,7 +26,7 @@ export async function loadDemoData(app: INestApplicationContext, logger: Logger)
   for (const account of [DEMO_ACCOUNTS.alice, DEMO_ACCOUNTS.bob]) {
     editors.push({ userId: (await app.get(RegisterUser).execute({ registration: account, actor })).user.id, isAdmin: false });
   }
-  await loadCategories(em);
+  await loadCategories(app, { userId: admin.id, isAdmin: true });
   const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } });
   logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email), categories: CATEGORIES.length, guides: guides.length }, 'demo data loaded');
   return true;
@@ -46,13 +47,31 @@ const CATEGORIES: Array<[title: string, parent: string | null, description: stri
   ['Coffee Maker', 'Appliance', 'Drip, espresso and pod machines.'],
 ];
 
-async function loadCategories(em: EntityManager): Promise<void> {
+/** Category pages with markup, an image and info rows on the leaves people look up most. */
+const CATEGORY_PAGES: Record<string, { contents: string; image?: number; info?: { name: string; value: string }[] }> = {
+  'iPhone 12': {
+    contents:
+      "== Identification ==\nThe iPhone 12 has '''flat edges''' and a dual-lens camera. Model numbers: A2172, A2402, A2403, A2404.\n\n== Background ==\n* Released October 23, 2020\n* First iPhone with MagSafe\n\nSee [[Category:iPhone|all iPhones]] and [guide|2|the battery replacement].",
+    image: 1001,
+    info: [
+      { name: 'Released', value: 'October 23, 2020' },
+      { name: 'Model numbers', value: 'A2172, A2402, A2403, A2404' },
+    ],
+  },
+  'Nintendo Switch': {
+    contents: "The hybrid console: play docked or handheld.\n\n== Troubleshooting ==\n* Joy-Con drift: replace the joystick\n* Overheating: clean the fan",
+    image: 1002,
+    info: [{ name: 'Released', value: 'March 3, 2017' }],
+  },
+};
+
+async function loadCategories(app: INestApplicationContext, admin: WikiEditor): Promise<void> {
   for (const [title, parent, description] of CATEGORIES) {
-    await em.execute(
-      `INSERT INTO wiki_pages (id, namespace, title, display_title, parent_id, description, contents, flags, info, revisionid, langid, created_at, modified_at)
-       VALUES (nextval('wiki_pages_id_seq'), 'CATEGORY', ?, ?, (SELECT id FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = ?), ?, '', '{}', '[]', 1, 'en', now(), now())`,
-      [title, title, parent, description],
-    );
+    const page = CATEGORY_PAGES[title];
+    await app.get(CreateWiki).execute({
+      editor: admin,
+      fields: { namespace: 'CATEGORY', title, description, parent, contents: page?.contents ?? '', image: page?.image ?? null, info: page?.info ?? [] },
+    });
   }
 }
 

@@ -43,5 +43,41 @@ export const WikiPageSchema = new EntitySchema<WikiPageRow>({
   },
 });
 
-export const catalogSchemas = [WikiPageSchema];
-export const catalogTables = ['wiki_pages'];
+export interface WikiRevisionRow {
+  wikiId: number;
+  revisionid: number;
+  snapshot: unknown;
+  editorId: number;
+  createdAt: Date;
+}
+
+export const WikiRevisionSchema = new EntitySchema<WikiRevisionRow>({
+  name: 'WikiRevision',
+  tableName: 'wiki_revisions',
+  properties: {
+    wikiId: { type: 'integer', primary: true, fieldName: 'wiki_id' },
+    revisionid: { type: 'integer', primary: true },
+    snapshot: { type: 'jsonb' },
+    editorId: { type: 'integer', fieldName: 'editor_id' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+  },
+});
+
+export interface WikiTagRow {
+  wikiId: number;
+  tag: string;
+  createdAt: Date;
+}
+
+export const WikiTagSchema = new EntitySchema<WikiTagRow>({
+  name: 'WikiTag',
+  tableName: 'wiki_tags',
+  properties: {
+    wikiId: { type: 'integer', primary: true, fieldName: 'wiki_id' },
+    tag: { type: 'string', length: 32, primary: true },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+  },
+});
+
+export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema];
+export const catalogTables = ['wiki_tags', 'wiki_revisions', 'wiki_pages'];

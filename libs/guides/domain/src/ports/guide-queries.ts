@@ -29,6 +29,8 @@ export interface GuideListFilter {
   readonly modifiedSince?: Date;
   /** Only guides carrying this flag. */
   readonly flag?: string;
+  /** Only guides of this category (title). */
+  readonly category?: string;
 }
 
 /**
@@ -54,4 +56,19 @@ export abstract class GuideQueries {
   /** Which of these guides the user has marked. */
   abstract marksOf(userId: number, guideIds: readonly number[]): Promise<{ favorited: Set<number>; completed: Set<number> }>;
   abstract tags(guideId: number): Promise<string[]>;
+  /**
+   * Full-text search over public guides: title, summary, introduction, subject, category and step
+   * text, best match first (ties by id). `query` is free text in web-search syntax (`"exact
+   * phrase"`, `or`, `-word`); any text is accepted and one that means nothing matches nothing.
+   * `types`: only guides of these types (unknown types match nothing). `total` counts every match.
+   */
+  abstract search(query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult>;
+  /** Public guides holding words that start with each word of `query` (type-ahead), best first. */
+  abstract suggest(query: string, limit: number): Promise<GuideSummaryView[]>;
+}
+
+/** A page of search hits and the number of all hits. `rank`: relevance, comparable across one query's hits. */
+export interface GuideSearchResult {
+  readonly total: number;
+  readonly results: (GuideSummaryView & { readonly rank: number })[];
 }

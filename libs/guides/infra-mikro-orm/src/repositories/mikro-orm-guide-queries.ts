@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideQueries, type GuideListFilter, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideQueries, type GuideListFilter, type GuideSearchResult, type GuideSummaryView } from '@rc/guides-domain';
+import { prefixTsQuery, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
 
@@ -72,6 +73,10 @@ export class MikroOrmGuideQueries extends GuideQueries {
       where.push('g.flags @> ARRAY[?]::text[]');
       params.push(filter.flag);
     }
+    if (filter.category !== undefined) {
+      where.push('g.category = ?');
+      params.push(filter.category);
+    }
     const rows = await this.em.execute<SummaryRow[]>(
       `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE ${where.join(' AND ')} ORDER BY g.id ${filter.order === 'DESC' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
       [...params, page.limit, page.offset],
@@ -127,6 +132,43 @@ export class MikroOrmGuideQueries extends GuideQueries {
   async tags(guideId: number): Promise<string[]> {
     const rows = await this.em.execute<{ tag: string }[]>('SELECT tag FROM guide_tags WHERE guide_id = ? ORDER BY tag', [guideId]);
     return rows.map((r) => r.tag);
+  }
+
+  async search(query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult> {
+    const text = webSearchText(query);
+    if (text === null) return { total: 0, results: [] };
+    const where = [LISTED, 'g.search_vector @@ q.query'];
+    const params: unknown[] = [text];
+    if (types) {
+      where.push('g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))');
+      params.push(JSON.stringify(types));
+    }
+    // One statement: the total of all hits and one page of them (a row of NULLs when the page is empty).
+    const rows = await this.em.execute<(Partial<SummaryRow> & { total: number; rank: number | null })[]>(
+      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
+       hits AS (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q WHERE ${where.join(' AND ')}),
+       top AS (SELECT id, rank FROM hits ORDER BY rank DESC, id LIMIT ? OFFSET ?)
+       SELECT (SELECT count(*) FROM hits)::int AS total, top.rank, ${SUMMARY_COLUMNS}
+         FROM (SELECT 1) AS one LEFT JOIN (top JOIN guides g ON g.id = top.id) ON TRUE
+        ORDER BY top.rank DESC, top.id`,
+      [...params, page.limit, page.offset],
+    );
+    return {
+      total: rows[0]?.total ?? 0,
+      results: rows.filter((row) => row.id != null).map((row) => ({ ...view(row as SummaryRow), rank: Number(row.rank) })),
+    };
+  }
+
+  async suggest(query: string, limit: number): Promise<GuideSummaryView[]> {
+    const prefixes = prefixTsQuery(query);
+    if (prefixes === null || limit < 1) return [];
+    const rows = await this.em.execute<SummaryRow[]>(
+      `SELECT ${SUMMARY_COLUMNS}, ts_rank(g.search_vector, q.query) AS rank
+         FROM guides g CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
+        WHERE ${LISTED} AND g.search_vector @@ q.query ORDER BY rank DESC, g.id LIMIT ?`,
+      [prefixes, limit],
+    );
+    return rows.map(view);
   }
 
   private async ordered(ids: readonly number[], condition: string): Promise<GuideSummaryView[]> {

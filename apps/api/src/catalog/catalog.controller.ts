@@ -1,0 +1,172 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  CreateWiki,
+  DeleteWiki,
+  EditWiki,
+  namespaceOf,
+  RevertWiki,
+  TagWiki,
+  ViewWiki,
+  WikiQueries,
+  WikiTags,
+  type CategoryNode,
+  type WikiPage,
+} from '@rc/catalog-domain';
+import type { Principal } from '@rc/identity-domain';
+import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
+import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { flag, optionalId, requiredRevision, timestamp } from '../http/params.js';
+import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
+import { WikiReader } from './wiki-reader.js';
+
+type Query = Record<string, unknown>;
+type Tree = { [title: string]: Tree | null };
+
+const editorOf = (p: Principal | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
+const WIKI = { description: 'The full wiki page (reference §3.10)', schema: { type: 'object', additionalProperties: true } };
+const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current page' };
+
+/** The category tree as a nested object keyed by title; leaves are `null` (built from one query). */
+export function buildTree(nodes: readonly CategoryNode[]): Tree {
+  const children = new Map<number | null, CategoryNode[]>();
+  for (const node of nodes) {
+    const siblings = children.get(node.parentId) ?? [];
+    siblings.push(node);
+    children.set(node.parentId, siblings);
+  }
+  const live = new Set(nodes.map((n) => n.id));
+  const build = (parent: number | null, depth: number): Tree | null => {
+    const kids = children.get(parent);
+    if (!kids?.length || depth > 64) return null;
+    return Object.fromEntries(kids.map((k) => [k.title, build(k.id, depth + 1)]));
+  };
+  // Roots: no parent, or a parent that is gone.
+  const roots = nodes.filter((n) => n.parentId === null || !live.has(n.parentId));
+  return Object.fromEntries(roots.map((r) => [r.title, build(r.id, 1)]));
+}
+
+@ApiTags('Categories and wikis')
+@Controller()
+export class CatalogController {
+  constructor(
+    private readonly reader: WikiReader,
+    private readonly queries: WikiQueries,
+    private readonly tags: WikiTags,
+    private readonly view: ViewWiki,
+    private readonly create: CreateWiki,
+    private readonly edit: EditWiki,
+    private readonly remove: DeleteWiki,
+    private readonly revert: RevertWiki,
+    private readonly tag: TagWiki,
+  ) {}
+
+  @Get('categories')
+  @Endpoint({ summary: 'The category tree: titles nested, leaves null', description: '`withDisplayTitles` answers `{hierarchy, display_titles}`; `requireGuides` and `includeStubs` are accepted.' })
+  @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  async categories(@Query() query: Query) {
+    const nodes = await this.queries.categoryTree();
+    const hierarchy = buildTree(nodes);
+    if (!flag(query, 'withDisplayTitles')) return hierarchy;
+    return { hierarchy, display_titles: Object.fromEntries(nodes.map((n) => [n.title, n.displayTitle])) };
+  }
+
+  @Get('categories/all')
+  @Endpoint({ summary: 'All category titles, paged', errors: [400] })
+  @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
+  async allCategories(@Query() query: Query): Promise<string[]> {
+    return (await this.queries.list('CATEGORY', parsePage(query), {})).map((c) => c.title);
+  }
+
+  @Get('categories/:name')
+  @Endpoint({ summary: 'A category in the legacy shape (reference §3.9), with its guides', errors: [404] })
+  @ApiParam({ name: 'name' }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  category(@Param('name') name: string, @CurrentPrincipal() viewer: Principal | null) {
+    return this.reader.legacyCategory(name, viewer);
+  }
+
+  @Get('wikis/:namespace')
+  @Endpoint({ summary: 'Pages of a namespace', description: '`display`: objects (default), leaves, hierarchy (CATEGORY: the nested tree); `modifiedSince`; paging.', errors: [400, 404] })
+  @ApiQuery({ name: 'display', required: false, enum: ['objects', 'leaves', 'hierarchy'] }) @ApiOkResponse({ schema: { type: 'array', items: { type: 'object' } } })
+  async list(@Param('namespace') raw: string, @Query() query: Query) {
+    const namespace = namespaceOf(raw);
+    const display = typeof query['display'] === 'string' ? query['display'] : 'objects';
+    if (!['objects', 'leaves', 'hierarchy'].includes(display)) throw new InvalidParameterError("Parameter 'display' must be objects, leaves or hierarchy");
+    if (display === 'hierarchy') {
+      if (namespace !== 'CATEGORY') throw new InvalidParameterError("display=hierarchy is for the CATEGORY namespace");
+      return buildTree(await this.queries.categoryTree());
+    }
+    const pages = await this.queries.list(namespace, parsePage(query), { modifiedSince: timestamp(query, 'modifiedSince'), leavesOnly: display === 'leaves' });
+    return this.reader.summaries(pages);
+  }
+
+  @Get('wikis/:namespace/:title')
+  @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404] })
+  @ApiOkResponse(WIKI)
+  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null) {
+    const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: optionalId(query, 'revisionid') });
+    return this.reader.present(page, viewer);
+  }
+
+  @Post('wikis')
+  @HttpCode(201)
+  @Endpoint({ summary: 'Create a page (Admin)', description: 'A title already used in the namespace is a 422.', admin: true, errors: [422] })
+  @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
+  async createPage(@Body() body: WikiCreateDto, @CurrentPrincipal() principal: Principal) {
+    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body }), principal);
+  }
+
+  @Patch('wikis/:namespace/:title')
+  @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422] })
+  @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
+  async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Principal) {
+    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body });
+    return this.reader.present(page, principal);
+  }
+
+  @Delete('wikis/:namespace/:title')
+  @HttpCode(204)
+  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422] })
+  @ApiQuery(REVISION) @ApiNoContentResponse({ description: 'Deleted' })
+  async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query) });
+  }
+
+  @Post('wikis/:namespace/:title/revert')
+  @HttpCode(200)
+  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422] })
+  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiOkResponse(WIKI)
+  async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+    const page = await this.revert.execute({
+      editor: editorOf(principal),
+      namespace: namespaceOf(ns),
+      title,
+      revisionid: requiredRevision(query),
+      toRevisionid: requiredRevision(query, 'to_revisionid'),
+    });
+    return this.reader.present(page, principal);
+  }
+
+  @Get('wikis/:namespace/:title/tags')
+  @Endpoint({ summary: "A page's tags (alphabetical)", errors: [404] })
+  @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
+  async pageTags(@Param('namespace') ns: string, @Param('title') title: string): Promise<string[]> {
+    const page: WikiPage = await this.view.execute({ namespace: namespaceOf(ns), title });
+    return this.tags.list(page.id);
+  }
+
+  @Put('wikis/:namespace/:title/tag')
+  @Endpoint({ summary: 'Add a tag (Admin)', admin: true, errors: [404, 422] })
+  @ApiBody({ type: WikiTagDto }) @ApiOkResponse(WIKI)
+  async addTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Principal) {
+    return this.reader.present(await this.tag.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, tag: body.tag, on: true }), principal);
+  }
+
+  @Delete('wikis/:namespace/:title/tag')
+  @Endpoint({ summary: 'Remove a tag (Admin)', admin: true, errors: [404, 422] })
+  @ApiBody({ type: WikiTagDto }) @ApiOkResponse(WIKI)
+  async removeTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Principal) {
+    return this.reader.present(await this.tag.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, tag: body.tag, on: false }), principal);
+  }
+}
+

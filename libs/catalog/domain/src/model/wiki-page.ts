@@ -1,0 +1,232 @@
+import type { Brand, Violation } from '@rc/shared-kernel';
+import { InvalidWikiError, StaleWikiRevisionError, WikiEditorRequiredError } from '../catalog.errors.js';
+
+export const NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+export type WikiId = Brand<number, 'WikiId'>;
+
+export interface InfoRow {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface WikiState {
+  readonly id: WikiId;
+  readonly namespace: Namespace;
+  readonly title: string;
+  readonly displayTitle: string;
+  /** CATEGORY pages: the parent category (the tree). */
+  readonly parentId: number | null;
+  readonly description: string;
+  readonly contents: string;
+  readonly imageId: number | null;
+  readonly flags: readonly string[];
+  readonly info: readonly InfoRow[];
+  readonly revisionid: number;
+  readonly authorId: number;
+  readonly langid: string;
+  readonly createdAt: Date;
+  readonly modifiedAt: Date;
+  readonly deletedAt: Date | null;
+}
+
+/** Writable fields as a client sends them (write names: `contents`, not `contents_raw`). */
+export interface WikiInput {
+  readonly namespace?: unknown;
+  readonly title?: unknown;
+  readonly contents?: unknown;
+  readonly display_title?: unknown;
+  readonly description?: unknown;
+  readonly image?: unknown;
+  readonly flags?: unknown;
+  readonly info?: unknown;
+  /** CATEGORY only: the title of the parent category (`null` = a root). */
+  readonly parent?: unknown;
+}
+
+export interface WikiEditor {
+  readonly userId: number;
+  readonly isAdmin: boolean;
+}
+
+const MAX_TITLE = 255;
+const MAX_DESCRIPTION = 2000;
+const MAX_CONTENTS = 262_144;
+// A title becomes a URL segment: no path, query or fragment characters, no markup brackets.
+// eslint-disable-next-line no-control-regex
+const BAD_TITLE = /[/#?%<>[\]{}|\\\u0000-\u001f\u007f]/;
+
+/** Titles are stored with spaces; URLs carry them with underscores. */
+export function normaliseTitle(value: string): string {
+  return value.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+export function checkTitle(value: unknown): { title?: string; problem?: string } {
+  if (typeof value !== 'string') return { problem: 'title must be a string' };
+  const title = normaliseTitle(value);
+  if (!title) return { problem: 'title is required' };
+  if ([...title].length > MAX_TITLE) return { problem: `title must be at most ${MAX_TITLE} characters` };
+  if (BAD_TITLE.test(title)) return { problem: 'title may not contain / # ? % < > [ ] { } | \\ or control characters' };
+  return { title };
+}
+
+/**
+ * A page of one of the wiki namespaces. Categories are CATEGORY pages, and form a tree through
+ * their parent. Every change is a new revision (the repository stores a snapshot of each).
+ */
+export class WikiPage {
+  readonly state: WikiState;
+  private changed = false;
+  private lastEditor: number | null = null;
+
+  private constructor(state: WikiState) {
+    this.state = { ...state };
+  }
+
+  static restore(state: WikiState): WikiPage {
+    return new WikiPage(state);
+  }
+
+  /** `parentId` has been resolved from `input.parent` by the caller (it checks the parent exists). */
+  static create(id: WikiId, editor: WikiEditor, input: WikiInput, parentId: number | null, now: Date): WikiPage {
+    if (!editor.isAdmin) throw new WikiEditorRequiredError();
+    const violations: Violation[] = [];
+    const namespace = NAMESPACES.find((n) => n === input.namespace);
+    if (!namespace) violations.push({ field: 'namespace', message: `namespace must be one of ${NAMESPACES.join(', ')}` });
+    const { title, problem } = checkTitle(input.title);
+    if (problem) violations.push({ field: 'title', message: problem });
+    if (input.parent !== undefined && input.parent !== null && namespace !== 'CATEGORY') violations.push({ field: 'parent', message: 'only CATEGORY pages have a parent' });
+    const fields = readFields(input, violations);
+    if (violations.length) throw new InvalidWikiError(violations);
+    const page = new WikiPage({
+      id,
+      namespace: namespace!,
+      title: title!,
+      displayTitle: fields.displayTitle || title!,
+      parentId: namespace === 'CATEGORY' ? parentId : null,
+      description: fields.description ?? '',
+      contents: fields.contents ?? '',
+      imageId: fields.imageId ?? null,
+      flags: fields.flags ?? [],
+      info: fields.info ?? [],
+      revisionid: 0,
+      authorId: editor.userId,
+      langid: 'en',
+      createdAt: now,
+      modifiedAt: now,
+      deletedAt: null,
+    });
+    page.changed = true;
+    page.lastEditor = editor.userId;
+    return page;
+  }
+
+  get id(): WikiId {
+    return this.state.id;
+  }
+
+  get isDeleted(): boolean {
+    return this.state.deletedAt !== null;
+  }
+
+  get hasChanges(): boolean {
+    return this.changed;
+  }
+
+  get editedBy(): number {
+    return this.lastEditor ?? this.state.authorId;
+  }
+
+  canEdit(editor: WikiEditor | null): boolean {
+    return !!editor?.isAdmin && !this.isDeleted;
+  }
+
+  assertRevision(revisionid: number): void {
+    if (revisionid !== this.state.revisionid) throw new StaleWikiRevisionError(this.state.namespace, this.state.title);
+  }
+
+  /** PATCH. `parentId` is the resolved `input.parent` when present (cycle checked by the caller). */
+  edit(editor: WikiEditor, input: WikiInput, parentId: number | null | undefined, now: Date): void {
+    this.assertEditor(editor);
+    const violations: Violation[] = [];
+    if (input.parent !== undefined && this.state.namespace !== 'CATEGORY') violations.push({ field: 'parent', message: 'only CATEGORY pages have a parent' });
+    if (parentId === this.id) violations.push({ field: 'parent', message: 'a category cannot be its own parent' });
+    const fields = readFields(input, violations);
+    if (violations.length) throw new InvalidWikiError(violations);
+    const next: Partial<WikiState> = {
+      ...(fields.displayTitle !== undefined ? { displayTitle: fields.displayTitle || this.state.title } : {}),
+      ...(fields.description !== undefined ? { description: fields.description } : {}),
+      ...(fields.contents !== undefined ? { contents: fields.contents } : {}),
+      ...(fields.imageId !== undefined ? { imageId: fields.imageId } : {}),
+      ...(fields.flags !== undefined ? { flags: fields.flags } : {}),
+      ...(fields.info !== undefined ? { info: fields.info } : {}),
+      ...(parentId !== undefined ? { parentId } : {}),
+    };
+    const changed = (Object.keys(next) as (keyof WikiState)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.state[k]));
+    if (!changed.length) return;
+    this.apply(editor, Object.fromEntries(changed.map((k) => [k, next[k]])), now);
+  }
+
+  delete(editor: WikiEditor, now: Date): void {
+    this.assertEditor(editor);
+    this.apply(editor, { deletedAt: now }, now);
+  }
+
+  /** Restores the content of an older revision as a new revision (the tree position stays). */
+  revertTo(editor: WikiEditor, old: WikiState, now: Date): void {
+    this.assertEditor(editor);
+    const { displayTitle, description, contents, imageId, flags, info } = old;
+    this.apply(editor, { displayTitle, description, contents, imageId, flags, info }, now);
+  }
+
+  markStored(revisionid: number): void {
+    Object.assign(this.state, { revisionid });
+    this.changed = false;
+  }
+
+  private assertEditor(editor: WikiEditor): void {
+    if (!this.canEdit(editor)) throw new WikiEditorRequiredError();
+  }
+
+  private apply(editor: WikiEditor, patch: Partial<WikiState>, now: Date): void {
+    Object.assign(this.state, patch, { modifiedAt: now });
+    this.changed = true;
+    this.lastEditor = editor.userId;
+  }
+}
+
+function readFields(input: WikiInput, violations: Violation[]) {
+  const out: { displayTitle?: string; description?: string; contents?: string; imageId?: number | null; flags?: string[]; info?: InfoRow[] } = {};
+  const text = (field: string, value: unknown, max: number): string | undefined => {
+    if (value === undefined) return undefined;
+    if (value === null) return '';
+    if (typeof value !== 'string') return void violations.push({ field, message: `${field} must be a string` });
+    if ([...value].length > max) return void violations.push({ field, message: `${field} must be at most ${max} characters` });
+    return value;
+  };
+  const display = text('display_title', input.display_title, MAX_TITLE);
+  if (display !== undefined) out.displayTitle = display.trim();
+  const description = text('description', input.description, MAX_DESCRIPTION);
+  if (description !== undefined) out.description = description;
+  const contents = text('contents', input.contents, MAX_CONTENTS);
+  if (contents !== undefined) out.contents = contents;
+  if (input.image !== undefined) {
+    if (input.image === null) out.imageId = null;
+    else if (!Number.isInteger(input.image) || (input.image as number) <= 0) violations.push({ field: 'image', message: 'image must be an image id or null' });
+    else out.imageId = input.image as number;
+  }
+  if (input.flags !== undefined) {
+    if (!Array.isArray(input.flags) || !input.flags.every((f) => typeof f === 'string' && /^[A-Z_]{1,64}$/.test(f))) violations.push({ field: 'flags', message: 'flags must be a list of flag ids' });
+    else out.flags = [...new Set(input.flags as string[])];
+  }
+  if (input.info !== undefined) {
+    const rows = input.info;
+    const valid =
+      Array.isArray(rows) &&
+      rows.length <= 50 &&
+      rows.every((r) => r && typeof r === 'object' && typeof (r as InfoRow).name === 'string' && typeof (r as InfoRow).value === 'string' && Object.keys(r).every((k) => k === 'name' || k === 'value'));
+    if (!valid) violations.push({ field: 'info', message: 'info must be a list of at most 50 {name, value} rows' });
+    else out.info = (rows as InfoRow[]).map((r) => ({ name: r.name.slice(0, 255), value: r.value.slice(0, 2000) }));
+  }
+  return out;
+}

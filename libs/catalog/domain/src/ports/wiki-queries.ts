@@ -1,0 +1,34 @@
+import type { Page } from '@rc/shared-kernel';
+import type { Namespace } from '../model/wiki-page.js';
+
+/** A page as lists show it (WikiSummary, reference §3.10): a read model. */
+export interface WikiSummaryView {
+  readonly id: number;
+  readonly namespace: Namespace;
+  readonly title: string;
+  readonly displayTitle: string;
+  readonly description: string;
+  readonly modifiedAt: Date;
+  readonly langid: string;
+  readonly authorId: number;
+  readonly imageId: number | null;
+  readonly revisionid: number;
+}
+
+export interface CategoryNode {
+  readonly id: number;
+  readonly title: string;
+  readonly displayTitle: string;
+  readonly parentId: number | null;
+}
+
+/** Reads for pages and the category tree; each method is one query. Deleted pages never appear. */
+export abstract class WikiQueries {
+  /** Every live category with its parent: the whole tree in one query. */
+  abstract categoryTree(): Promise<CategoryNode[]>;
+  /** Ordered by title; with `modifiedSince`, only pages changed since, newest first. */
+  abstract list(namespace: Namespace, page: Page, options: { modifiedSince?: Date; leavesOnly?: boolean }): Promise<WikiSummaryView[]>;
+  /** Closest first. */
+  abstract ancestors(id: number): Promise<WikiSummaryView[]>;
+  abstract children(id: number): Promise<WikiSummaryView[]>;
+}

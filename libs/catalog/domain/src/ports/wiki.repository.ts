@@ -1,0 +1,21 @@
+import type { Namespace, WikiId, WikiPage, WikiState } from '../model/wiki-page.js';
+
+export abstract class WikiRepository {
+  abstract nextId(): Promise<WikiId>;
+  /** A live or deleted page by namespace and title; `forUpdate` locks it until the unit of work ends. */
+  abstract findByTitle(namespace: Namespace, title: string, forUpdate?: boolean): Promise<WikiPage | null>;
+  /** Stores the changes under a new revision id and keeps a snapshot of it; no-op when unchanged. */
+  abstract save(page: WikiPage): Promise<void>;
+  abstract snapshot(id: WikiId, revisionid: number): Promise<WikiState | null>;
+  /** The id of a live CATEGORY page with this title, or `null`. */
+  abstract categoryId(title: string): Promise<number | null>;
+  /** Whether `candidateParent` is `id` itself or one of its descendants (a move there would loop). */
+  abstract isInSubtree(id: WikiId, candidateParent: number): Promise<boolean>;
+  abstract liveChildren(id: WikiId): Promise<number>;
+}
+
+export abstract class WikiTags {
+  abstract list(id: WikiId): Promise<string[]>;
+  abstract add(id: WikiId, tag: string, at: Date): Promise<boolean>;
+  abstract remove(id: WikiId, tag: string): Promise<boolean>;
+}

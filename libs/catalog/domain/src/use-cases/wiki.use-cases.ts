@@ -1,0 +1,139 @@
+import type { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { InvalidWikiError, WikiEditorRequiredError, WikiNotFoundError, WikiRevisionNotFoundError } from '../catalog.errors.js';
+import { checkTitle, NAMESPACES, WikiPage, type Namespace, type WikiEditor, type WikiInput } from '../model/wiki-page.js';
+import type { WikiRepository, WikiTags } from '../ports/wiki.repository.js';
+
+export interface WikiDeps {
+  readonly wikis: WikiRepository;
+  readonly clock: Clock;
+  readonly uow: UnitOfWork;
+}
+
+export function namespaceOf(value: string): Namespace {
+  const namespace = NAMESPACES.find((n) => n === value.toUpperCase());
+  if (!namespace) throw new WikiNotFoundError();
+  return namespace;
+}
+
+/** The parent a CATEGORY names: `null` for a root, the id of a live category, or a 422. */
+async function resolveParent(deps: WikiDeps, parent: unknown): Promise<number | null | undefined> {
+  if (parent === undefined) return undefined;
+  if (parent === null || parent === '') return null;
+  const { title, problem } = checkTitle(parent);
+  if (problem) throw new InvalidWikiError([{ field: 'parent', message: `parent: ${problem}` }]);
+  const id = await deps.wikis.categoryId(title!);
+  if (id === null) throw new InvalidWikiError([{ field: 'parent', message: `no category '${title}'` }]);
+  return id;
+}
+
+async function load(deps: WikiDeps, namespace: Namespace, rawTitle: string, forUpdate: boolean): Promise<WikiPage> {
+  const { title } = checkTitle(rawTitle);
+  const page = title ? await deps.wikis.findByTitle(namespace, title, forUpdate) : null;
+  if (!page || page.isDeleted) throw new WikiNotFoundError();
+  return page;
+}
+
+export class CreateWiki {
+  constructor(private readonly deps: WikiDeps) {}
+
+  async execute(input: { editor: WikiEditor; fields: WikiInput }): Promise<WikiPage> {
+    if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    return this.deps.uow.run(async () => {
+      const parentId = (await resolveParent(this.deps, input.fields.parent)) ?? null;
+      const page = WikiPage.create(await this.deps.wikis.nextId(), input.editor, input.fields, parentId, this.deps.clock.now());
+      const existing = await this.deps.wikis.findByTitle(page.state.namespace, page.state.title);
+      if (existing && !existing.isDeleted) throw new InvalidWikiError([{ field: 'title', message: `a ${page.state.namespace} page titled '${page.state.title}' exists` }]);
+      await this.deps.wikis.save(page);
+      return page;
+    });
+  }
+}
+
+export class EditWiki {
+  constructor(private readonly deps: WikiDeps) {}
+
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number; fields: WikiInput }): Promise<WikiPage> {
+    if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    return this.deps.uow.run(async () => {
+      const page = await load(this.deps, input.namespace, input.title, true);
+      page.assertRevision(input.revisionid);
+      const parentId = page.state.namespace === 'CATEGORY' ? await resolveParent(this.deps, input.fields.parent) : undefined;
+      if (parentId !== undefined && parentId !== null && (await this.deps.wikis.isInSubtree(page.id, parentId))) {
+        throw new InvalidWikiError([{ field: 'parent', message: 'a category cannot move under itself or one of its descendants' }]);
+      }
+      page.edit(input.editor, input.fields, parentId, this.deps.clock.now());
+      await this.deps.wikis.save(page);
+      return page;
+    });
+  }
+}
+
+/** Soft delete. A category that still has child categories stays (422). */
+export class DeleteWiki {
+  constructor(private readonly deps: WikiDeps) {}
+
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number }): Promise<void> {
+    if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    await this.deps.uow.run(async () => {
+      const page = await load(this.deps, input.namespace, input.title, true);
+      page.assertRevision(input.revisionid);
+      if (page.state.namespace === 'CATEGORY' && (await this.deps.wikis.liveChildren(page.id)) > 0) {
+        throw new InvalidWikiError([{ field: 'title', message: 'this category has child categories: move or delete them first' }]);
+      }
+      page.delete(input.editor, this.deps.clock.now());
+      await this.deps.wikis.save(page);
+    });
+  }
+}
+
+/** Restores an older revision's content as a new revision. */
+export class RevertWiki {
+  constructor(private readonly deps: WikiDeps) {}
+
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number; toRevisionid: number }): Promise<WikiPage> {
+    if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    return this.deps.uow.run(async () => {
+      const page = await load(this.deps, input.namespace, input.title, true);
+      page.assertRevision(input.revisionid);
+      const old = await this.deps.wikis.snapshot(page.id, input.toRevisionid);
+      if (!old) throw new InvalidWikiError([{ field: 'to_revisionid', message: 'no such revision of this page' }]);
+      page.revertTo(input.editor, old, this.deps.clock.now());
+      await this.deps.wikis.save(page);
+      return page;
+    });
+  }
+}
+
+export class ViewWiki {
+  constructor(private readonly wikis: WikiRepository) {}
+
+  async execute(input: { namespace: Namespace; title: string; revisionid?: number }): Promise<WikiPage> {
+    const { title } = checkTitle(input.title);
+    const page = title ? await this.wikis.findByTitle(input.namespace, title) : null;
+    if (!page || page.isDeleted) throw new WikiNotFoundError();
+    if (input.revisionid === undefined || input.revisionid === page.state.revisionid) return page;
+    const old = await this.wikis.snapshot(page.id, input.revisionid);
+    if (!old) throw new WikiRevisionNotFoundError();
+    return WikiPage.restore(old);
+  }
+}
+
+const TAG = /^[\p{L}\p{N}][\p{L}\p{N} _.:+#-]{0,31}$/u;
+
+export class TagWiki {
+  constructor(
+    private readonly wikis: WikiRepository,
+    private readonly tags: WikiTags,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; tag: unknown; on: boolean }): Promise<WikiPage> {
+    if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    const page = await new ViewWiki(this.wikis).execute(input);
+    const tag = typeof input.tag === 'string' ? input.tag.trim().replace(/\s+/g, ' ') : '';
+    if (!TAG.test(tag)) throw new InvalidWikiError([{ field: 'tag', message: 'a tag is 1 to 32 letters, digits, spaces or _.:+#-' }]);
+    if (input.on) await this.tags.add(page.id, tag, this.clock.now());
+    else if (!(await this.tags.remove(page.id, tag))) throw new WikiNotFoundError('Tag not found');
+    return page;
+  }
+}

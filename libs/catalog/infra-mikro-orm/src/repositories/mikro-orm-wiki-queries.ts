@@ -1,0 +1,79 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WikiQueries, type CategoryNode, type Namespace, type WikiSummaryView } from '@rc/catalog-domain';
+import type { Page } from '@rc/shared-kernel';
+
+const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
+
+interface SummaryRow {
+  id: number;
+  namespace: Namespace;
+  title: string;
+  display_title: string;
+  description: string;
+  modified_at: Date | string;
+  langid: string;
+  author_id: number | null;
+  image_id: number | null;
+  revisionid: number;
+}
+
+const view = (r: SummaryRow): WikiSummaryView => ({
+  id: r.id,
+  namespace: r.namespace,
+  title: r.title,
+  displayTitle: r.display_title,
+  description: r.description,
+  modifiedAt: new Date(r.modified_at),
+  langid: r.langid,
+  authorId: r.author_id ?? 0,
+  imageId: r.image_id,
+  revisionid: r.revisionid,
+});
+
+export class MikroOrmWikiQueries extends WikiQueries {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async categoryTree(): Promise<CategoryNode[]> {
+    const rows = await this.em.execute<{ id: number; title: string; display_title: string; parent_id: number | null }[]>(
+      `SELECT id, title, display_title, parent_id FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL ORDER BY title`,
+    );
+    return rows.map((r) => ({ id: r.id, title: r.title, displayTitle: r.display_title, parentId: r.parent_id }));
+  }
+
+  async list(namespace: Namespace, page: Page, options: { modifiedSince?: Date; leavesOnly?: boolean }): Promise<WikiSummaryView[]> {
+    const where = ['w.namespace = ?', 'w.deleted_at IS NULL'];
+    const params: unknown[] = [namespace];
+    if (options.modifiedSince) {
+      where.push('w.modified_at >= ?');
+      params.push(options.modifiedSince);
+    }
+    if (options.leavesOnly) where.push('NOT EXISTS (SELECT 1 FROM wiki_pages c WHERE c.parent_id = w.id AND c.deleted_at IS NULL)');
+    const order = options.modifiedSince ? 'w.modified_at DESC, w.id DESC' : 'w.title, w.id';
+    const rows = await this.em.execute<SummaryRow[]>(`SELECT ${SUMMARY} FROM wiki_pages w WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]);
+    return rows.map(view);
+  }
+
+  async ancestors(id: number): Promise<WikiSummaryView[]> {
+    const rows = await this.em.execute<(SummaryRow & { depth: number })[]>(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM wiki_pages WHERE id = ?
+         UNION ALL
+         SELECT p.id, p.parent_id, up.depth + 1 FROM wiki_pages p JOIN up ON p.id = up.parent_id WHERE up.depth < 100
+       )
+       SELECT ${SUMMARY}, up.depth FROM up JOIN wiki_pages w ON w.id = up.id WHERE up.depth > 0 AND w.deleted_at IS NULL ORDER BY up.depth`,
+      [id],
+    );
+    return rows.map(view);
+  }
+
+  async children(id: number): Promise<WikiSummaryView[]> {
+    const rows = await this.em.execute<SummaryRow[]>(`SELECT ${SUMMARY} FROM wiki_pages w WHERE w.parent_id = ? AND w.deleted_at IS NULL ORDER BY w.title`, [id]);
+    return rows.map(view);
+  }
+}

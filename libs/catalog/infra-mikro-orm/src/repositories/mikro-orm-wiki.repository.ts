@@ -1,0 +1,137 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WikiPage, WikiRepository, WikiTags, type Namespace, type WikiId, type WikiState } from '@rc/catalog-domain';
+
+export const WIKI_COLUMNS = `id, namespace, title, display_title, parent_id, description, contents, image_id, flags, info,
+  revisionid, author_id, langid, created_at, modified_at, deleted_at`;
+
+export interface WikiSqlRow {
+  id: number;
+  namespace: Namespace;
+  title: string;
+  display_title: string;
+  parent_id: number | null;
+  description: string;
+  contents: string;
+  image_id: number | null;
+  flags: string[];
+  info: WikiState['info'];
+  revisionid: number;
+  author_id: number | null;
+  langid: string;
+  created_at: Date | string;
+  modified_at: Date | string;
+  deleted_at: Date | string | null;
+}
+
+export function wikiStateOf(row: WikiSqlRow): WikiState {
+  return {
+    id: row.id as WikiId,
+    namespace: row.namespace,
+    title: row.title,
+    displayTitle: row.display_title,
+    parentId: row.parent_id,
+    description: row.description,
+    contents: row.contents,
+    imageId: row.image_id,
+    flags: row.flags,
+    info: Array.isArray(row.info) ? row.info : [],
+    revisionid: row.revisionid,
+    authorId: row.author_id ?? 0,
+    langid: row.langid,
+    createdAt: new Date(row.created_at),
+    modifiedAt: new Date(row.modified_at),
+    deletedAt: row.deleted_at ? new Date(row.deleted_at) : null,
+  };
+}
+
+/** Wiki pages mapped from rows; writes lock the row and keep a snapshot of every revision. */
+export class MikroOrmWikiRepository extends WikiRepository {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async nextId(): Promise<WikiId> {
+    return (await this.em.execute<{ id: number }[]>(`SELECT nextval('wiki_pages_id_seq')::int AS id`))[0]!.id as WikiId;
+  }
+
+  async findByTitle(namespace: Namespace, title: string, forUpdate = false): Promise<WikiPage | null> {
+    // The live page if there is one, otherwise the latest deleted one.
+    const [row] = await this.em.execute<WikiSqlRow[]>(
+      `SELECT ${WIKI_COLUMNS} FROM wiki_pages WHERE namespace = ? AND title = ? ORDER BY deleted_at IS NULL DESC, id DESC LIMIT 1 ${forUpdate ? 'FOR UPDATE' : ''}`,
+      [namespace, title],
+    );
+    return row ? WikiPage.restore(wikiStateOf(row)) : null;
+  }
+
+  async save(page: WikiPage): Promise<void> {
+    if (!page.hasChanges) return;
+    const revisionid = (await this.em.execute<{ n: number }[]>(`SELECT nextval('wiki_revision_seq')::int AS n`))[0]!.n;
+    const s = page.state;
+    await this.em.execute(
+      `INSERT INTO wiki_pages (${WIKI_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET display_title = excluded.display_title, parent_id = excluded.parent_id, description = excluded.description,
+         contents = excluded.contents, image_id = excluded.image_id, flags = excluded.flags, info = excluded.info,
+         revisionid = excluded.revisionid, modified_at = excluded.modified_at, deleted_at = excluded.deleted_at`,
+      [s.id, s.namespace, s.title, s.displayTitle, s.parentId, s.description, s.contents, s.imageId, JSON.stringify(s.flags), JSON.stringify(s.info), revisionid, s.authorId, s.langid, s.createdAt, s.modifiedAt, s.deletedAt],
+    );
+    page.markStored(revisionid);
+    await this.em.execute('INSERT INTO wiki_revisions (wiki_id, revisionid, snapshot, editor_id, created_at) VALUES (?, ?, ?::jsonb, ?, ?)', [
+      s.id,
+      revisionid,
+      JSON.stringify(page.state),
+      page.editedBy,
+      s.modifiedAt,
+    ]);
+  }
+
+  async snapshot(id: WikiId, revisionid: number): Promise<WikiState | null> {
+    const [row] = await this.em.execute<{ snapshot: Record<string, unknown> }[]>('SELECT snapshot FROM wiki_revisions WHERE wiki_id = ? AND revisionid = ?', [id, revisionid]);
+    if (!row) return null;
+    const s = row.snapshot;
+    return {
+      ...(s as unknown as WikiState),
+      createdAt: new Date(s['createdAt'] as string),
+      modifiedAt: new Date(s['modifiedAt'] as string),
+      deletedAt: s['deletedAt'] ? new Date(s['deletedAt'] as string) : null,
+    };
+  }
+
+  async categoryId(title: string): Promise<number | null> {
+    const [row] = await this.em.execute<{ id: number }[]>(`SELECT id FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = ? AND deleted_at IS NULL`, [title]);
+    return row?.id ?? null;
+  }
+
+  async isInSubtree(id: WikiId, candidateParent: number): Promise<boolean> {
+    const [row] = await this.em.execute<{ inside: boolean }[]>(
+      `WITH RECURSIVE up(id, parent_id) AS (
+         SELECT id, parent_id FROM wiki_pages WHERE id = ?
+         UNION
+         SELECT p.id, p.parent_id FROM wiki_pages p JOIN up ON p.id = up.parent_id
+       ) SELECT EXISTS (SELECT 1 FROM up WHERE id = ?) AS inside`,
+      [candidateParent, id],
+    );
+    return row!.inside;
+  }
+
+  async liveChildren(id: WikiId): Promise<number> {
+    return (await this.em.execute<{ n: number }[]>('SELECT count(*)::int AS n FROM wiki_pages WHERE parent_id = ? AND deleted_at IS NULL', [id]))[0]!.n;
+  }
+}
+
+export class MikroOrmWikiTags extends WikiTags {
+  constructor(private readonly em: EntityManager) {
+    super();
+  }
+
+  async list(id: WikiId): Promise<string[]> {
+    return (await this.em.execute<{ tag: string }[]>('SELECT tag FROM wiki_tags WHERE wiki_id = ? ORDER BY tag', [id])).map((r) => r.tag);
+  }
+
+  async add(id: WikiId, tag: string, at: Date): Promise<boolean> {
+    return (await this.em.execute('INSERT INTO wiki_tags (wiki_id, tag, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1 AS added', [id, tag, at])).length > 0;
+  }
+
+  async remove(id: WikiId, tag: string): Promise<boolean> {
+    return (await this.em.execute('DELETE FROM wiki_tags WHERE wiki_id = ? AND tag = ? RETURNING 1 AS removed', [id, tag])).length > 0;
+  }
+}
