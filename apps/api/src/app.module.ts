@@ -16,6 +16,7 @@ import { BodyValidationPipe } from './http/validation.js';
 import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
 import { GuidesApiModule } from './guides/guides.api-module.js';
 import { CatalogApiModule } from './catalog/catalog.api-module.js';
+import { SearchApiModule } from './search/search.api-module.js';
 import { wikiRendererFor } from './markup/wiki-renderer.js';
 
 export interface AppModuleOptions {
@@ -51,6 +52,7 @@ export class AppModule {
         IdentityApiModule.register(config, options.identity),
         guides,
         CatalogApiModule.register(guides),
+        SearchApiModule.register(guides),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

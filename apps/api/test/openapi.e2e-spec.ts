@@ -82,6 +82,8 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/wikis/{namespace}/{title}/tags',
         'PUT /api/2.0/wikis/{namespace}/{title}/tag',
         'DELETE /api/2.0/wikis/{namespace}/{title}/tag',
+        'GET /api/2.0/search/{query}',
+        'GET /api/2.0/suggest/{query}',
       ].sort(),
     );
   });

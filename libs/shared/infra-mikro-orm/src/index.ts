@@ -1,3 +1,4 @@
 export * from './embedded-postgres.js';
 export * from './orm-config.js';
 export * from './mikro-orm-unit-of-work.js';
+export * from './full-text.js';

@@ -1,4 +1,8 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { GuidesInitial } from './20261122200000-guides.js';
+import { GuidesSearch } from './20261122300000-guides-search.js';
 
-export const guidesMigrations: MigrationObject[] = [{ name: '20261122200000-guides', class: GuidesInitial }];
+export const guidesMigrations: MigrationObject[] = [
+  { name: '20261122200000-guides', class: GuidesInitial },
+  { name: '20261122300000-guides-search', class: GuidesSearch },
+];

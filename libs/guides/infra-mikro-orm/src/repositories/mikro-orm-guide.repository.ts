@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Guide, GuideRepository, type GuideId, type GuideSnapshot, type GuideState, type StepState } from '@rc/guides-domain';
 import { intArray } from './sql.js';
+import { stepsPlainText } from './steps-text.js';
 
 export const GUIDE_COLUMNS = `id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary,
   introduction, conclusion, time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags,
@@ -135,19 +136,20 @@ export class MikroOrmGuideRepository extends GuideRepository {
     const revisionid = await next();
     const s = guide.state;
     await this.em.execute(
-      `INSERT INTO guides (${GUIDE_COLUMNS}) VALUES (?, ?, ?, ${intArray(s.contributorIds).sql}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb,
-         ${intArray(s.prerequisites).sql}, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?)
+      `INSERT INTO guides (${GUIDE_COLUMNS}, steps_text) VALUES (?, ?, ?, ${intArray(s.contributorIds).sql}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb,
+         ${intArray(s.prerequisites).sql}, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET revisionid = excluded.revisionid, contributor_ids = excluded.contributor_ids, title = excluded.title,
          category = excluded.category, subject = excluded.subject, type = excluded.type, difficulty = excluded.difficulty,
          summary = excluded.summary, introduction = excluded.introduction, conclusion = excluded.conclusion,
          time_required_min = excluded.time_required_min, time_required_max = excluded.time_required_max, image_id = excluded.image_id,
          parts = excluded.parts, tools = excluded.tools, prerequisites = excluded.prerequisites, flags = excluded.flags,
          is_public = excluded.is_public, locale = excluded.locale, modified_at = excluded.modified_at,
-         published_at = excluded.published_at, deleted_at = excluded.deleted_at`,
+         published_at = excluded.published_at, deleted_at = excluded.deleted_at, steps_text = excluded.steps_text`,
       [
         s.id, revisionid, s.authorId, JSON.stringify(s.contributorIds), s.title, s.category, s.subject, s.type, s.difficulty, s.summary,
         s.introduction, s.conclusion, s.timeRequiredMin, s.timeRequiredMax, s.imageId, JSON.stringify(s.parts), JSON.stringify(s.tools),
         JSON.stringify(s.prerequisites), JSON.stringify(s.flags), s.isPublic, s.locale, s.createdAt, s.modifiedAt, s.publishedAt, s.deletedAt,
+        stepsPlainText(guide.steps),
       ],
     );
     if (guide.stepIdsRemoved.length) {

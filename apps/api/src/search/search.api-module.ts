@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { GuideQueries } from '@rc/guides-domain';
+import type { AppConfig } from '../config/config.js';
+import { APP_CONFIG, factory } from '../core.module.js';
+import { GuideReader } from '../guides/guide-reader.js';
+import { SearchController } from './search.controller.js';
+import { SiteSearch } from './site-search.js';
+import { WikiSearch } from './wiki-search.js';
+
+/** `/search` and `/suggest`: guides through the guides module's queries and reader, wiki pages through their own SQL adapter. */
+@Module({})
+export class SearchApiModule {
+  /** `guides`: the registered guides module, whose GuideQueries and GuideReader this one uses. */
+  static register(guides: DynamicModule): DynamicModule {
+    return {
+      module: SearchApiModule,
+      imports: [guides],
+      controllers: [SearchController],
+      providers: [
+        factory(WikiSearch, (orm: MikroORM) => new WikiSearch(orm.em), [MikroORM]),
+        factory(SiteSearch, (q: GuideQueries, r: GuideReader, w: WikiSearch, c: AppConfig) => new SiteSearch(q, r, w, c), [GuideQueries, GuideReader, WikiSearch, APP_CONFIG]),
+      ],
+    };
+  }
+}

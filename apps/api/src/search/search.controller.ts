@@ -1,0 +1,50 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { parsePage } from '@rc/shared-kernel';
+import { GuideSummaryResponseDto } from '../guides/dto/guide.response.dto.js';
+import { list } from '../http/params.js';
+import { Endpoint } from '../http/route-needs.js';
+import { SearchResponseDto, SuggestResponseDto, WikiSearchResultDto } from './dto/search.response.dto.js';
+import { doctypesOf, searchScope, SiteSearch } from './site-search.js';
+
+type Query = Record<string, unknown>;
+
+const QUERY = { name: 'query', description: 'What to look for (URL-encoded). Any text is accepted; one that means nothing finds nothing.' };
+
+@ApiTags('Search')
+@ApiExtraModels(GuideSummaryResponseDto, WikiSearchResultDto)
+@Controller()
+export class SearchController {
+  constructor(private readonly site: SiteSearch) {}
+
+  @Get('search/:query')
+  @Endpoint({
+    summary: 'Full-text search over guides and wiki pages (legacy envelope)',
+    description:
+      'Web-search syntax: `"exact phrase"`, `or`, `-excluded`. Matches in titles weigh most, then summaries and descriptions, then introductions and page text, then step text. ' +
+      'Guides (GuideSummary) and pages are merged best first; only public guides and live pages. `filter`: comma-separated result types ' +
+      '(`guide`, `teardown`, `wiki`, `category`/`device`, `item`, `info`; default all). `limit` (1–200, default 20), `offset` (at most 10000).',
+    errors: [400],
+  })
+  @ApiParam(QUERY)
+  @ApiQuery({ name: 'filter', required: false, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiOkResponse({ description: 'One page of results with the total', type: SearchResponseDto })
+  search(@Param('query') query: string, @Query() params: Query) {
+    return this.site.search(query, searchScope(list(params, 'filter')), parsePage(params));
+  }
+
+  @Get('suggest/:query')
+  @Endpoint({
+    summary: 'Type-ahead suggestions: guides and pages with words starting with each word typed',
+    description:
+      'At most 10 results shared between `doctypes` (comma-separated: `guide`, `topic` (= `device`, `category`: category pages), `item`, `question` (= `post`), `all` (= topic and guide, the default)), ' +
+      'grouped in the order asked. Unknown doctypes are ignored; none valid is a 400. `guideid:<n>` answers that guide when it is public; a blank query answers no results.',
+    errors: [400],
+  })
+  @ApiParam(QUERY)
+  @ApiQuery({ name: 'doctypes', required: false, example: 'topic,guide' })
+  @ApiOkResponse({ description: 'The suggestions', type: SuggestResponseDto })
+  suggest(@Param('query') query: string, @Query() params: Query) {
+    return this.site.suggest(query, doctypesOf(list(params, 'doctypes')));
+  }
+}

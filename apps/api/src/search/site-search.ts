@@ -1,0 +1,177 @@
+import { GuideQueries, type GuideSummaryView } from '@rc/guides-domain';
+import { InvalidParameterError, toUnixSeconds, type Page } from '@rc/shared-kernel';
+import type { AppConfig } from '../config/config.js';
+import { wikiUrl } from '../catalog/wiki.presenter.js';
+import { presentImage } from '../guides/guide.presenter.js';
+import type { GuideReader } from '../guides/guide-reader.js';
+import { WikiSearch, type WikiHit, type WikiNamespace } from './wiki-search.js';
+
+const NAMESPACES: readonly WikiNamespace[] = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'];
+
+/** What a `/search` filter asks for: guides (`undefined` types = every type, `null` = none) and wiki namespaces. */
+export interface SearchScope {
+  readonly guideTypes: readonly string[] | undefined | null;
+  readonly namespaces: readonly WikiNamespace[];
+}
+
+/**
+ * `filter` of `/search`: a list of result types. `guide`: guides of any type, `teardown`: teardown
+ * guides, `wiki`: WIKI pages, `category`/`device`: CATEGORY pages, `item`, `info`. Types this
+ * service has no content for (`question`, `product`) and unknown ones match nothing. No filter
+ * (or an empty one): everything.
+ */
+export function searchScope(filter: readonly string[] | undefined): SearchScope {
+  const values = (filter ?? []).map((v) => v.toLowerCase());
+  if (!values.length) return { guideTypes: undefined, namespaces: NAMESPACES };
+  const namespaces = new Set<WikiNamespace>();
+  const types = new Set<string>();
+  let allGuides = false;
+  for (const value of values) {
+    if (value === 'guide') allGuides = true;
+    else if (value === 'teardown') types.add('teardown');
+    else if (value === 'wiki') namespaces.add('WIKI');
+    else if (value === 'category' || value === 'device') namespaces.add('CATEGORY');
+    else if (value === 'item') namespaces.add('ITEM');
+    else if (value === 'info') namespaces.add('INFO');
+  }
+  return { guideTypes: allGuides ? undefined : types.size ? [...types] : null, namespaces: NAMESPACES.filter((ns) => namespaces.has(ns)) };
+}
+
+export type Doctype = 'topic' | 'guide' | 'item' | 'question';
+
+const DOCTYPES: Record<string, readonly Doctype[]> = {
+  guide: ['guide'],
+  item: ['item'],
+  topic: ['topic'],
+  device: ['topic'],
+  category: ['topic'],
+  question: ['question'],
+  post: ['question'],
+  all: ['topic', 'guide'],
+};
+
+/**
+ * `doctypes` of `/suggest`, in the order asked, without repeats: `device` and `category` mean
+ * `topic` (CATEGORY pages), `post` means `question`, `all` means topic and guide (also the default).
+ * Unknown values are ignored; a list with no known value is a 400.
+ */
+export function doctypesOf(raw: readonly string[] | undefined): Doctype[] {
+  if (!raw?.length) return [...DOCTYPES['all']!];
+  const doctypes = [...new Set(raw.flatMap((value) => DOCTYPES[value.toLowerCase()] ?? []))];
+  if (!doctypes.length) throw new InvalidParameterError(`Parameter 'doctypes' has no valid value: use ${Object.keys(DOCTYPES).join(', ')}`);
+  return doctypes;
+}
+
+/** Up to `max` items taken from the lists in turn (one from each, in order, while any is left): a fair share each. */
+export function balance<T>(lists: readonly (readonly T[])[], max: number): T[][] {
+  const taken = lists.map(() => 0);
+  for (let left = max, progress = true; left > 0 && progress; ) {
+    progress = false;
+    lists.forEach((list, i) => {
+      if (left > 0 && taken[i]! < list.length) {
+        taken[i]!++;
+        left--;
+        progress = true;
+      }
+    });
+  }
+  return lists.map((list, i) => list.slice(0, taken[i]));
+}
+
+type Hit = { kind: 'guide'; rank: number; id: number; guide: GuideSummaryView } | { kind: 'wiki'; rank: number; id: number; wiki: WikiHit };
+
+/** Best rank first; equal ranks: guides, then pages, each by id (the order each source pages in). */
+function better(a: Hit, b: Hit): number {
+  return b.rank - a.rank || (a.kind === b.kind ? 0 : a.kind === 'guide' ? -1 : 1) || a.id - b.id;
+}
+
+export const MAX_SUGGESTIONS = 10;
+/**
+ * Deepest `offset` of `/search`. Merging two sources reads `offset + limit` hits of each, so
+ * deep pages cost in proportion; clients page far less deep than this.
+ */
+export const MAX_SEARCH_OFFSET = 10_000;
+const GUIDE_ID_QUERY = /^guideid:\s*([0-9]{1,9})$/i;
+
+/** `/search` and `/suggest`: guides (through the guides context's queries) and wiki pages, merged. */
+export class SiteSearch {
+  constructor(
+    private readonly guides: GuideQueries,
+    private readonly reader: GuideReader,
+    private readonly wikis: WikiSearch,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * One page of the hits of both kinds, merged by rank. Each source is asked for its best
+   * `offset + limit` hits (the page of the merge can only hold those); with one source, for the page.
+   */
+  async search(query: string, scope: SearchScope, page: Page) {
+    if (page.offset > MAX_SEARCH_OFFSET) throw new InvalidParameterError(`Parameter 'offset' must be at most ${MAX_SEARCH_OFFSET} for search`);
+    const withGuides = scope.guideTypes !== null;
+    const withWikis = scope.namespaces.length > 0;
+    const merged = withGuides && withWikis;
+    const window: Page = merged ? { limit: page.offset + page.limit, offset: 0 } : page;
+    const [guides, wikis] = await Promise.all([
+      withGuides ? this.guides.search(query, window, scope.guideTypes ?? undefined) : { total: 0, results: [] },
+      withWikis ? this.wikis.search(query, scope.namespaces, window) : { total: 0, results: [] },
+    ]);
+    const hits: Hit[] = [
+      ...guides.results.map((guide): Hit => ({ kind: 'guide', rank: guide.rank, id: guide.guideid, guide })),
+      ...wikis.results.map((wiki): Hit => ({ kind: 'wiki', rank: wiki.rank, id: wiki.wikiid, wiki })),
+    ].sort(better);
+    const shown = merged ? hits.slice(page.offset, page.offset + page.limit) : hits;
+    const total = guides.total + wikis.total;
+    return {
+      search: query,
+      limit: page.limit,
+      offset: page.offset,
+      totalResults: total,
+      moreResults: page.offset + shown.length < total,
+      results: await this.present(shown),
+    };
+  }
+
+  /** Up to ten suggestions shared fairly between the doctypes, grouped in the order asked. */
+  async suggest(query: string, doctypes: readonly Doctype[]) {
+    const text = query.trim();
+    if (!text) return { query, results: [] };
+    const byId = GUIDE_ID_QUERY.exec(text);
+    if (byId) return { query, results: await this.reader.summaries(await this.guides.byIds([Number(byId[1])])) };
+    const lists = await Promise.all(
+      doctypes.map(async (doctype): Promise<Hit[]> => {
+        if (doctype === 'guide') return (await this.guides.suggest(text, MAX_SUGGESTIONS)).map((guide) => ({ kind: 'guide', rank: 0, id: guide.guideid, guide }));
+        if (doctype === 'question') return []; // This service has no questions (Answers).
+        const hits = await this.wikis.suggest(text, [doctype === 'topic' ? 'CATEGORY' : 'ITEM'], MAX_SUGGESTIONS);
+        return hits.map((wiki) => ({ kind: 'wiki', rank: wiki.rank, id: wiki.wikiid, wiki }));
+      }),
+    );
+    return { query, results: await this.present(balance(lists, MAX_SUGGESTIONS).flat()) };
+  }
+
+  /** Guides as GuideSummary bodies (authors read in one query), pages as wiki results, in the order given. */
+  private async present(hits: readonly Hit[]) {
+    const guides = hits.flatMap((hit) => (hit.kind === 'guide' ? [hit.guide] : []));
+    const summaries = guides.length ? await this.reader.summaries(guides) : [];
+    let next = 0;
+    return hits.map((hit) => (hit.kind === 'guide' ? summaries[next++]! : this.presentWiki(hit.wiki)));
+  }
+
+  private presentWiki(w: WikiHit) {
+    const baseUrl = this.config.publicBaseUrl;
+    return {
+      dataType: 'wiki' as const,
+      wikiid: w.wikiid,
+      namespace: w.namespace,
+      langid: w.langid,
+      title: w.title,
+      display_title: w.display_title,
+      summary: w.description,
+      text: w.contents || w.description,
+      url: wikiUrl(w.namespace, w.title, baseUrl),
+      modified_date: toUnixSeconds(w.modified_at),
+      author: w.author_id ?? 0,
+      image: presentImage(w.image_id, baseUrl),
+    };
+  }
+}

@@ -1,0 +1,248 @@
+import { MikroORM, RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AddStep, CreateGuide, EditStep, type Editor, type GuideInput, type GuideWriteDeps, type StepInput } from '@rc/guides-domain';
+import { MikroOrmUnitOfWork, ormConfig } from '@rc/shared-infra-mikro-orm';
+import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
+import { SystemClock } from '@rc/shared-kernel';
+import { guidesMigrations } from './migrations/index.js';
+import { guidesSchemas, guidesTables } from './schemas/guides.schemas.js';
+import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.repository.js';
+import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox } from './repositories/mikro-orm-guide-activity.js';
+import { MikroOrmGuideQueries } from './repositories/mikro-orm-guide-queries.js';
+import { MAX_STEPS_TEXT_BYTES, stepsPlainText } from './repositories/steps-text.js';
+
+/** Queries a user can type or a client can send that must never become a database error. */
+const HOSTILE_QUERIES = [
+  '',
+  '   ',
+  '\u0000',
+  'battery\u0000',
+  '&|!',
+  '&',
+  '|',
+  '!',
+  '!!battery',
+  '(((',
+  ')))',
+  '()',
+  "'",
+  "''",
+  '"',
+  '"unterminated phrase',
+  '\\',
+  '\\\\:*',
+  'a:*',
+  ':*',
+  '*',
+  'batt:*A',
+  'hinge:*ABCD & !',
+  '<->',
+  '<2>',
+  'hinge <-> door',
+  'hinge & | ! door',
+  '-',
+  '--hinge',
+  'or',
+  'hinge or',
+  'or or or',
+  'the',
+  'the and of',
+  "'; DROP TABLE guides; --",
+  '%',
+  '_',
+  '$1',
+  '?',
+  '??',
+  '🔧🔩',
+  'hinge 🔧',
+  '\ud800',
+  'e\u0301cran',
+  'écran',
+  'ремонт',
+  '修理',
+  'إصلاح',
+  'x'.repeat(3000),
+  'hinge '.repeat(2000),
+  Array.from({ length: 500 }, (_, i) => `w${i}`).join(' | '),
+  '\t\n\r',
+];
+
+describe('guide search (PostgreSQL full text)', () => {
+  let db: TestOrm;
+  let em: EntityManager;
+  let deps: GuideWriteDeps;
+  let queries: MikroOrmGuideQueries;
+  const author: Editor = { userId: 7, isAdmin: false };
+  const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(em, fn);
+  const line = (text: string) => ({ text, bullet: 'black', level: 0 });
+  const page = (limit = 20, offset = 0) => ({ limit, offset });
+
+  async function guide(fields: GuideInput, steps: StepInput[] = []): Promise<number> {
+    let created = await inContext(() => new CreateGuide(deps).execute({ editor: author, fields: { category: 'Door', type: 'repair', public: true, ...fields } }));
+    for (const step of steps) created = await inContext(() => new AddStep(deps).execute({ editor: author, guideId: created.id, step }));
+    return created.id;
+  }
+
+  beforeAll(async () => {
+    db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations });
+    em = db.orm.em as EntityManager;
+    deps = {
+      guides: new MikroOrmGuideRepository(em),
+      categories: new CatalogCategoryDirectory(em),
+      outbox: new MikroOrmGuideEventOutbox(em),
+      clock: new SystemClock(),
+      uow: new MikroOrmUnitOfWork(em),
+    };
+    queries = new MikroOrmGuideQueries(em);
+    // The catalog context owns wiki_pages; guides only read category titles from it.
+    await em.fork().execute(`CREATE TABLE wiki_pages (namespace varchar(16), title varchar(255), deleted_at timestamptz)`);
+    await em.fork().execute(`INSERT INTO wiki_pages VALUES ('CATEGORY', 'Door', NULL), ('CATEGORY', 'Kettle', NULL)`);
+  });
+  beforeEach(() => db.truncate(guidesTables));
+  afterAll(() => db.close());
+
+  it('ranks a guide whose title matches above one whose steps mention the word', async () => {
+    const inSteps = await guide({ title: 'Door Alignment', summary: 'Make the door close again.' }, [{ lines: [line('Tighten every hinge screw.'), line('Check the hinge pins.')] }]);
+    const inTitle = await guide({ title: 'Hinge Replacement', summary: 'Swap a worn part.' }, [{ lines: [line('Unscrew the old part.')] }]);
+    const found = await inContext(() => queries.search('hinge', page()));
+    expect(found.total).toBe(2);
+    expect(found.results.map((g) => g.guideid)).toEqual([inTitle, inSteps]);
+    expect(found.results[0]!.rank).toBeGreaterThan(found.results[1]!.rank);
+    expect(found.results[0]).toMatchObject({ title: 'Hinge Replacement', category: 'Door', isPublic: true, authorId: 7 });
+    // Stemming: the plural finds the singular.
+    expect((await inContext(() => queries.search('hinges', page()))).total).toBe(2);
+  });
+
+  it('weighs summary above introduction, subject and category, and those above steps', async () => {
+    const a = await guide({ title: 'A', summary: 'About the gasket.' });
+    const c = await guide({ title: 'C', introduction: 'The gasket wears out.' });
+    const d = await guide({ title: 'D' }, [{ lines: [line('Replace the gasket.')] }]);
+    const s = await guide({ title: 'S', subject: 'Gasket' });
+    const ids = (await inContext(() => queries.search('gasket', page()))).results.map((g) => g.guideid);
+    expect(ids).toEqual([a, c, s, d]);
+  });
+
+  it('keeps the plain text of the steps (markup dropped) and rewrites it when a step changes', async () => {
+    const id = await guide({ title: 'Kettle Descaling', category: 'Kettle' }, [
+      { title: 'Prepare', lines: [line("Use '''white''' vinegar from [link|https://example.com/shop|the corner shop].")] },
+    ]);
+    const [row] = await em.fork().execute<{ steps_text: string }[]>('SELECT steps_text FROM guides WHERE id = ?', [id]);
+    expect(row!.steps_text).toBe('Prepare\nUse white vinegar from the corner shop.');
+    expect((await inContext(() => queries.search('vinegar', page()))).results.map((g) => g.guideid)).toEqual([id]);
+    expect((await inContext(() => queries.search('example.com', page()))).total).toBe(0);
+
+    const stored = (await inContext(() => deps.guides.findById(id as never)))!;
+    const step = stored.steps[0]!;
+    await inContext(() => new EditStep(deps).execute({ editor: author, guideId: stored.id, stepId: step.id, revisionid: step.revisionid, step: { lines: [line('Use citric acid.')] } }));
+    expect((await inContext(() => queries.search('vinegar', page()))).total).toBe(0);
+    expect((await inContext(() => queries.search('citric', page()))).results.map((g) => g.guideid)).toEqual([id]);
+  });
+
+  it('never returns private or deleted guides, in search or suggest', async () => {
+    const pub = await guide({ title: 'Hinge Lubrication' });
+    await guide({ title: 'Hinge Secret Draft', public: false });
+    const gone = await guide({ title: 'Hinge Gone' });
+    await em.fork().execute('UPDATE guides SET deleted_at = now() WHERE id = ?', [gone]);
+    const found = await inContext(() => queries.search('hinge', page()));
+    expect(found).toMatchObject({ total: 1, results: [{ guideid: pub }] });
+    expect((await inContext(() => queries.search('secret', page()))).total).toBe(0);
+    expect((await inContext(() => queries.suggest('hin', 10))).map((g) => g.guideid)).toEqual([pub]);
+    expect(await inContext(() => queries.suggest('secr', 10))).toEqual([]);
+  });
+
+  it('pages the hits with the real total, and filters by type', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await guide({ title: `Hinge guide ${i}`, type: i === 4 ? 'teardown' : 'repair' }));
+    const first = await inContext(() => queries.search('hinge', page(2, 0)));
+    const last = await inContext(() => queries.search('hinge', page(2, 4)));
+    const beyond = await inContext(() => queries.search('hinge', page(2, 10)));
+    expect(first.total).toBe(5);
+    expect(first.results.map((g) => g.guideid)).toEqual(ids.slice(0, 2)); // equal ranks: by id
+    expect(last).toMatchObject({ total: 5, results: [{ guideid: ids[4] }] });
+    expect(beyond).toEqual({ total: 5, results: [] });
+    expect(await inContext(() => queries.search('hinge', page(), ['teardown']))).toMatchObject({ total: 1, results: [{ guideid: ids[4], type: 'teardown' }] });
+    expect((await inContext(() => queries.search('hinge', page(), ['repair', 'teardown']))).total).toBe(5);
+    expect(await inContext(() => queries.search('hinge', page(), ['no-such-type']))).toEqual({ total: 0, results: [] });
+    expect(await inContext(() => queries.search('hinge', page(), []))).toEqual({ total: 0, results: [] });
+  });
+
+  it('understands web-search syntax: phrases, or, and exclusion', async () => {
+    const door = await guide({ title: 'Door Hinge Repair' });
+    const gate = await guide({ title: 'Gate Latch Repair' });
+    const search = async (q: string) => (await inContext(() => queries.search(q, page()))).results.map((g) => g.guideid).sort((x, y) => x - y);
+    expect(await search('"hinge repair"')).toEqual([door]);
+    expect(await search('"repair hinge"')).toEqual([]);
+    expect(await search('hinge or latch')).toEqual([door, gate]);
+    expect(await search('repair -latch')).toEqual([door]);
+  });
+
+  it('suggests by word prefixes, every word must match, best first, at most the limit', async () => {
+    const battery = await guide({ title: 'Battery Replacement' });
+    const inSteps = await guide({ title: 'Screen Replacement' }, [{ lines: [line('Disconnect the battery first.')] }]);
+    await guide({ title: 'Door Alignment' });
+    expect((await inContext(() => queries.suggest('batt', 10))).map((g) => g.guideid)).toEqual([battery, inSteps]);
+    expect((await inContext(() => queries.suggest('Batt Repl', 10))).map((g) => g.guideid)).toEqual([battery, inSteps]);
+    expect((await inContext(() => queries.suggest('batt scr', 10))).map((g) => g.guideid)).toEqual([inSteps]);
+    expect((await inContext(() => queries.suggest('  batt!!  ', 10))).map((g) => g.guideid)).toEqual([battery, inSteps]);
+    expect(await inContext(() => queries.suggest('batt', 1))).toHaveLength(1);
+    expect(await inContext(() => queries.suggest('batt', 0))).toEqual([]);
+    expect(await inContext(() => queries.suggest('zzz', 10))).toEqual([]);
+  });
+
+  it('answers every hostile query with a valid result, never a database error', async () => {
+    await guide({ title: 'Hinge Replacement' }, [{ lines: [line('écran ремонт 修理')] }]);
+    for (const q of HOSTILE_QUERIES) {
+      const found = await inContext(() => queries.search(q, page())).catch((error: unknown) => ({ q, error: String(error) }));
+      expect(found).toEqual({ total: expect.any(Number), results: expect.any(Array) });
+      const suggested = await inContext(() => queries.suggest(q, 10)).catch((error: unknown) => ({ q, error: String(error) }));
+      expect(suggested).toEqual(expect.any(Array));
+    }
+    expect((await inContext(() => queries.search('hinge\u0000', page()))).total).toBe(0);
+    expect((await inContext(() => queries.search('hinge '.repeat(2000), page()))).total).toBe(1);
+    expect((await inContext(() => queries.search('ремонт', page()))).total).toBe(1);
+    expect((await inContext(() => queries.suggest('рем', 10))).length).toBe(1);
+    expect((await inContext(() => queries.suggest('e\u0301cr', 10))).length).toBe(1);
+  });
+
+  it('indexes the search vector with GIN', async () => {
+    const rows = await em.fork().execute<{ indexdef: string }[]>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'guides' AND indexname = 'guides_search_idx'`);
+    expect(rows[0]?.indexdef).toMatch(/USING gin \(search_vector\)/);
+  });
+
+  it('caps the step text on a line boundary', () => {
+    const steps = Array.from({ length: 500 }, (_, i) => ({ title: `Step ${i}`, lines: Array.from({ length: 8 }, () => ({ text: 'ü'.repeat(349) })) }));
+    const text = stepsPlainText(steps);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_STEPS_TEXT_BYTES);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(MAX_STEPS_TEXT_BYTES - 1000);
+    expect(text.split('\n').every((l) => l.startsWith('Step') || l === 'ü'.repeat(349))).toBe(true);
+  });
+});
+
+describe('guide search migration', () => {
+  it('backfills the step text of guides stored before it', async () => {
+    const db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations.slice(0, 1) });
+    const em = db.orm.em.fork();
+    await em.execute(`INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary, introduction, conclusion,
+        time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at, published_at, deleted_at)
+      SELECT n, 1, 7, '{}', 'Guide ' || n, 'Door', '', 'repair', NULL, '', '', '', 0, 0, NULL, '[]', '[]', '{}', '{}', true, 'en', now(), now(), now(), NULL
+        FROM generate_series(1, 450) AS n`);
+    await em.execute(`INSERT INTO guide_steps (id, guide_id, orderby, revisionid, title, lines, media)
+      SELECT n, n, 1, 2, 'Step of ' || n, jsonb_build_array(jsonb_build_object('text', '''''''Loosen''''''' || ' the hinge', 'bullet', 'black', 'level', 0)), '{"type":"none"}'
+        FROM generate_series(1, 449) AS n`);
+    const orm = await MikroORM.init(ormConfig({ clientUrl: db.url, entities: guidesSchemas, migrations: guidesMigrations }));
+    try {
+      await orm.migrator.up();
+      const rows = await orm.em.fork().execute<{ id: number; steps_text: string }[]>('SELECT id, steps_text FROM guides WHERE id IN (1, 449, 450) ORDER BY id');
+      expect(rows).toEqual([
+        { id: 1, steps_text: 'Step of 1\nLoosen the hinge' },
+        { id: 449, steps_text: 'Step of 449\nLoosen the hinge' },
+        { id: 450, steps_text: '' },
+      ]);
+      const found = await RequestContext.create(orm.em, () => new MikroOrmGuideQueries(orm.em as EntityManager).search('loosen', { limit: 1, offset: 0 }));
+      expect(found.total).toBe(449);
+    } finally {
+      await orm.close(true);
+      await db.close();
+    }
+  });
+});

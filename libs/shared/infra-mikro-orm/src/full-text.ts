@@ -1,0 +1,35 @@
+// Text for PostgreSQL full-text queries, built so that no user input can make a query fail.
+// Every text reaches SQL as a bound parameter; these functions only decide what is worth asking.
+
+/** Longest free-text query passed to `websearch_to_tsquery` (longer ones are cut, in code points). */
+export const MAX_SEARCH_CHARS = 1000;
+/** A prefix query keeps at most this many words … */
+export const MAX_PREFIX_WORDS = 10;
+/** … of at most this many code points each. */
+export const MAX_PREFIX_WORD_CHARS = 64;
+
+/**
+ * The text to hand to `websearch_to_tsquery('english', ?)`, which accepts any text (quotes, `or`,
+ * `-word`, stray operators) without a syntax error. `null` when the query can match nothing: empty
+ * or blank, or carrying a NUL character (PostgreSQL text cannot hold one; a path can carry `%00`).
+ */
+export function webSearchText(raw: string): string | null {
+  if (raw.includes('\u0000')) return null;
+  const text = Array.from(raw.normalize('NFC').trim()).slice(0, MAX_SEARCH_CHARS).join('');
+  return text.trim() === '' ? null : text;
+}
+
+/**
+ * A prefix query for `to_tsquery('english', ?)` that matches documents holding a word starting
+ * with each word typed: `batt rep` → `batt:* & rep:*`. Only letters and digits are kept, so the
+ * result never holds tsquery syntax (`& | ! ( ) : * < - > '` or a backslash) and needs no escaping;
+ * words are cut at {@link MAX_PREFIX_WORD_CHARS} code points and only the first
+ * {@link MAX_PREFIX_WORDS} kept. `null` when there is no word (or a NUL character, as above).
+ */
+export function prefixTsQuery(raw: string): string | null {
+  if (raw.includes('\u0000')) return null;
+  const words = (raw.normalize('NFC').match(/[\p{L}\p{N}]+/gu) ?? [])
+    .slice(0, MAX_PREFIX_WORDS)
+    .map((word) => Array.from(word).slice(0, MAX_PREFIX_WORD_CHARS).join(''));
+  return words.length ? words.map((word) => `${word}:*`).join(' & ') : null;
+}
