@@ -1,4 +1,4 @@
-import type { Brand, Violation } from '@rc/shared-kernel';
+import { isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidWikiError, StaleWikiRevisionError, WikiEditorRequiredError } from '../catalog.errors.js';
 
 export const NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] as const;
@@ -212,7 +212,7 @@ function readFields(input: WikiInput, violations: Violation[]) {
   if (contents !== undefined) out.contents = contents;
   if (input.image !== undefined) {
     if (input.image === null) out.imageId = null;
-    else if (!Number.isInteger(input.image) || (input.image as number) <= 0) violations.push({ field: 'image', message: 'image must be an image id or null' });
+    else if (!isId(input.image)) violations.push({ field: 'image', message: 'image must be an image id or null' });
     else out.imageId = input.image as number;
   }
   if (input.flags !== undefined) {

@@ -7,7 +7,10 @@ export abstract class WikiRepository {
   /** Stores the changes under a new revision id and keeps a snapshot of it; no-op when unchanged. */
   abstract save(page: WikiPage): Promise<void>;
   abstract snapshot(id: WikiId, revisionid: number): Promise<WikiState | null>;
-  /** The id of a live CATEGORY page with this title, or `null`. */
+  /**
+   * The id of a live CATEGORY page with this title, or `null`. Inside a unit of work the page is
+   * share-locked: it cannot be deleted before the work that hangs something under it commits.
+   */
   abstract categoryId(title: string): Promise<number | null>;
   /** Whether `candidateParent` is `id` itself or one of its descendants (a move there would loop). */
   abstract isInSubtree(id: WikiId, candidateParent: number): Promise<boolean>;

@@ -97,7 +97,8 @@ export class MikroOrmWikiRepository extends WikiRepository {
   }
 
   async categoryId(title: string): Promise<number | null> {
-    const [row] = await this.em.execute<{ id: number }[]>(`SELECT id FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = ? AND deleted_at IS NULL`, [title]);
+    // FOR SHARE waits for a concurrent delete of that page and then sees it deleted.
+    const [row] = await this.em.execute<{ id: number }[]>(`SELECT id FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = ? AND deleted_at IS NULL FOR SHARE`, [title]);
     return row?.id ?? null;
   }
 

@@ -1,4 +1,4 @@
-import type { Brand, Violation } from '@rc/shared-kernel';
+import { isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidGuideError, NotGuideEditorError, StaleGuideRevisionError, StaleStepRevisionError, StepNotFoundError } from '../guides.errors.js';
 import {
   canonicalJson,
@@ -381,7 +381,7 @@ function readFields(input: GuideInput, violations: Violation[], editor: Editor, 
   if (min !== undefined && max !== undefined && max > 0 && min > max) violations.push({ field: 'time_required_min', message: 'time_required_min cannot exceed time_required_max' });
   if (input.image !== undefined) {
     if (input.image === null) out.imageId = null;
-    else if (!Number.isInteger(input.image) || (input.image as number) <= 0) violations.push({ field: 'image', message: 'image must be an image id or null' });
+    else if (!isId(input.image)) violations.push({ field: 'image', message: 'image must be an image id or null' });
     else out.imageId = input.image as number;
   }
   if (input.public !== undefined) {
@@ -390,7 +390,7 @@ function readFields(input: GuideInput, violations: Violation[], editor: Editor, 
   }
   if (input.prerequisites !== undefined) {
     const ids = input.prerequisites;
-    if (!Array.isArray(ids) || ids.length > MAX_PREREQUISITES || !ids.every((id) => Number.isInteger(id) && id > 0)) {
+    if (!Array.isArray(ids) || ids.length > MAX_PREREQUISITES || !ids.every(isId)) {
       violations.push({ field: 'prerequisites', message: `prerequisites must be a list of at most ${MAX_PREREQUISITES} guide ids` });
     } else out.prerequisites = [...new Set(ids as number[])];
   }

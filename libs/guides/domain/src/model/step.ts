@@ -1,4 +1,4 @@
-import type { Violation } from '@rc/shared-kernel';
+import { isId, type Violation } from '@rc/shared-kernel';
 import { BULLETS, canonicalJson, MAX_LEVEL, MAX_LINE_LENGTH, MAX_LINES, MAX_STEP_IMAGES, MAX_TITLE_LENGTH, type Bullet } from './guide-vocabulary.js';
 
 export interface Line {
@@ -145,14 +145,14 @@ function readMedia(raw: unknown, violations: Violation[], stepIndex?: number): S
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('media must be {type: "image", data: [imageid, ...]} or {type: "object", data: objectid}');
   const { type, data } = raw as Record<string, unknown>;
   if (type === 'image') {
-    if (!Array.isArray(data) || data.length > MAX_STEP_IMAGES || !data.every((id) => Number.isInteger(id) && (id as number) > 0)) {
+    if (!Array.isArray(data) || data.length > MAX_STEP_IMAGES || !data.every(isId)) {
       return fail(`image media data must be a list of at most ${MAX_STEP_IMAGES} image ids`);
     }
     return data.length ? { type: 'image', imageIds: [...(data as number[])] } : NO_MEDIA;
   }
   if (type === 'object' || type === 'video' || type === 'embed') {
     if (data === null) return NO_MEDIA;
-    if (!Number.isInteger(data) || (data as number) <= 0) return fail('object media data must be an object id or null');
+    if (!isId(data)) return fail('object media data must be an object id or null');
     return { type: type === 'embed' ? 'embed' : 'video', objectId: data as number };
   }
   return fail('media type must be image or object');

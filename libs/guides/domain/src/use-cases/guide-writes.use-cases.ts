@@ -1,4 +1,4 @@
-import type { Clock, UnitOfWork, Violation } from '@rc/shared-kernel';
+import { isId, type Clock, type UnitOfWork, type Violation } from '@rc/shared-kernel';
 import { GuideNotFoundError, GuideTagNotFoundError, InvalidGuideError, ModeratorRequiredError, NotGuideEditorError } from '../guides.errors.js';
 import { Guide, type Editor, type GuideId, type GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
@@ -21,7 +21,7 @@ async function checkReferences(deps: GuideWriteDeps, id: GuideId, input: GuideIn
   if (typeof input.category === 'string' && input.category.trim() && !(await deps.categories.exists(input.category.trim()))) {
     violations.push({ field: 'category', message: `category '${input.category.trim()}' does not exist` });
   }
-  if (Array.isArray(input.prerequisites) && input.prerequisites.every((p) => Number.isInteger(p) && p > 0)) {
+  if (Array.isArray(input.prerequisites) && input.prerequisites.every(isId)) {
     const ids = input.prerequisites as number[];
     const missing = await deps.guides.missing(ids.filter((p) => p !== id));
     if (missing.length) violations.push({ field: 'prerequisites', message: `no such guide: ${missing.join(', ')}` });

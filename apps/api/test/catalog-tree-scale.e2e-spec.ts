@@ -1,0 +1,86 @@
+import { startTestApi, type TestApi } from './support/test-api.js';
+
+type Tree = { [title: string]: Tree | null };
+
+const isTransaction = (sql: string) => /^(begin|commit|rollback|savepoint|release)/i.test(sql.trim());
+
+/** The tree costs one query whatever its size: 1,000 more categories change nothing but the answer. */
+describe('catalog over HTTP: the category tree at scale', () => {
+  let api: TestApi;
+  const statements: string[] = [];
+
+  async function queriesOf(path: string): Promise<{ body: unknown; count: number }> {
+    const before = statements.length;
+    const res = await api.request('GET', path);
+    expect(res.status).toBe(200);
+    return { body: res.body, count: statements.slice(before).filter((sql) => !isTransaction(sql)).length };
+  }
+
+  /** Inserts `count` categories in one statement: `count / 2` under `parent`, each other one under the one before. */
+  async function insertCategories(prefix: string, count: number, parent: string): Promise<void> {
+    await api.sql(
+      `WITH parent AS (SELECT id FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = $2 AND deleted_at IS NULL)
+       INSERT INTO wiki_pages (id, namespace, title, display_title, parent_id, description, contents, flags, info, revisionid, langid, created_at, modified_at)
+       SELECT nextval('wiki_pages_id_seq'), 'CATEGORY', $1 || ' ' || lpad(g::text, 4, '0'), $1 || ' ' || g, (SELECT id FROM parent), '', '', '{}', '[]', 1, 'en', now(), now()
+       FROM generate_series(1, $3::int) AS g`,
+      [prefix, parent, count],
+    );
+  }
+
+  beforeAll(async () => {
+    api = await startTestApi({}, { onQuery: (sql) => statements.push(sql) });
+  });
+  afterAll(() => api.close());
+
+  it('GET /categories: 1,000 extra categories cost the same single query', async () => {
+    const small = await queriesOf('/categories');
+    expect(small.count).toBe(1);
+
+    await insertCategories('Bulk Category', 1000, 'Appliance');
+    const live = (await api.sql<{ n: number }>(`SELECT count(*)::int AS n FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL`))[0]!.n;
+    expect(live).toBe(1011);
+
+    const large = await queriesOf('/categories');
+    expect(large.count).toBe(small.count);
+    const appliance = (large.body as Tree)['Appliance']!;
+    expect(Object.keys(appliance)).toHaveLength(1001);
+    expect(appliance['Bulk Category 0001']).toBeNull();
+    expect(appliance['Bulk Category 1000']).toBeNull();
+    expect(appliance['Coffee Maker']).toBeNull();
+    // The rest of the tree is untouched.
+    expect((large.body as Tree)['Electronics']).toEqual((small.body as Tree)['Electronics']);
+  });
+
+  it('withDisplayTitles and display=hierarchy also stay at one query with the large tree', async () => {
+    const titles = await queriesOf('/categories?withDisplayTitles');
+    expect(titles.count).toBe(1);
+    const body = titles.body as { hierarchy: Tree; display_titles: Record<string, string> };
+    expect(Object.keys(body.display_titles).length).toBeGreaterThanOrEqual(1011);
+    expect(body.display_titles['Bulk Category 0042']).toBe('Bulk Category 42');
+
+    const hierarchy = await queriesOf('/wikis/CATEGORY?display=hierarchy');
+    expect(hierarchy.count).toBe(1);
+    expect(hierarchy.body).toEqual(body.hierarchy);
+  });
+
+  it('a deep chain of categories nests correctly and still costs one query', async () => {
+    // A chain of 30 levels under Electronics, made with one statement per level.
+    let parent = 'Electronics';
+    for (let level = 1; level <= 30; level++) {
+      await api.sql(
+        `INSERT INTO wiki_pages (id, namespace, title, display_title, parent_id, description, contents, flags, info, revisionid, langid, created_at, modified_at)
+         SELECT nextval('wiki_pages_id_seq'), 'CATEGORY', $1, $1, id, '', '', '{}', '[]', 1, 'en', now(), now() FROM wiki_pages WHERE namespace = 'CATEGORY' AND title = $2 AND deleted_at IS NULL`,
+        [`Depth ${level}`, parent],
+      );
+      parent = `Depth ${level}`;
+    }
+    const { body, count } = await queriesOf('/categories');
+    expect(count).toBe(1);
+    let node: Tree | null = (body as Tree)['Electronics']!;
+    for (let level = 1; level <= 30; level++) {
+      expect(node).toHaveProperty([`Depth ${level}`]);
+      node = node![`Depth ${level}`]!;
+    }
+    expect(node).toBeNull();
+  });
+});
