@@ -1,27 +1,5 @@
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
-
-/** GuideSummary (reference §3.4). */
-const SUMMARY_KEYS = [
-  'category',
-  'dataType',
-  'difficulty',
-  'flags',
-  'guideid',
-  'image',
-  'locale',
-  'modified_date',
-  'prereq_modified_date',
-  'public',
-  'revisionid',
-  'subject',
-  'summary',
-  'time_required_max',
-  'title',
-  'type',
-  'url',
-  'userid',
-  'username',
-];
+import { SUMMARY_KEYS } from './support/guide-shapes.js';
 
 type Who = 'alice' | 'bob' | 'admin';
 

@@ -1,6 +1,5 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
-
-const STEP_KEYS = ['comments', 'guideid', 'lines', 'media', 'orderby', 'revisionid', 'stepid', 'title'];
+import { STEP_KEYS } from './support/guide-shapes.js';
 
 type Who = 'alice' | 'bob' | 'admin';
 type Line = { text: string; bullet?: string; level?: number };

@@ -1,50 +1,5 @@
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
-
-/** The 42 observed keys of a full guide (reference §3.5). */
-const GUIDE_KEYS = [
-  'author',
-  'available_langids',
-  'can_edit',
-  'category',
-  'comments',
-  'completed',
-  'conclusion_raw',
-  'conclusion_rendered',
-  'created_date',
-  'difficulty',
-  'documents',
-  'favorited',
-  'featured_document_embed_url',
-  'featured_document_thumbnail_url',
-  'featured_documentid',
-  'flags',
-  'guideid',
-  'image',
-  'intro_video',
-  'intro_video_url',
-  'introduction_raw',
-  'introduction_rendered',
-  'langid',
-  'locale',
-  'modified_date',
-  'parts',
-  'patrol_threshold',
-  'prereq_modified_date',
-  'prerequisites',
-  'public',
-  'published_date',
-  'revisionid',
-  'steps',
-  'subject',
-  'summary',
-  'time_required',
-  'time_required_max',
-  'time_required_min',
-  'title',
-  'tools',
-  'type',
-  'url',
-];
+import { GUIDE_KEYS } from './support/guide-shapes.js';
 
 const GUIDE_NOT_FOUND = { error: true, message: 'Guide not found' };
 const GUIDE_PRIVATE = { error: true, message: 'Guide is private.' };
