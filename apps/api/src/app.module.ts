@@ -18,6 +18,7 @@ import { GuidesApiModule } from './guides/guides.api-module.js';
 import { CatalogApiModule } from './catalog/catalog.api-module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { wikiRendererFor } from './markup/wiki-renderer.js';
+import { PeopleModule } from './people/user-standings.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -49,6 +50,7 @@ export class AppModule {
           registerRequestContext: true,
         }),
         CoreModule.register(config, logger, options.clock),
+        PeopleModule,
         IdentityApiModule.register(config, options.identity),
         guides,
         CatalogApiModule.register(guides),
