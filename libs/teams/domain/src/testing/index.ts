@@ -1,0 +1,2 @@
+export * from './in-memory-teams.js';
+export * from './teams-test-bed.js';

@@ -1,0 +1,4 @@
+export * from './schemas/teams.schemas.js';
+export * from './migrations/index.js';
+export * from './repositories/mikro-orm-team.repository.js';
+export * from './repositories/mikro-orm-team-queries.js';
