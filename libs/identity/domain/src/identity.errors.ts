@@ -84,3 +84,11 @@ export class TooManyAttemptsError extends RateLimitedError {
     super('Rate limit exceeded. Please try again later.', retryAfterSeconds);
   }
 }
+
+/** User lists stop at an offset of 1000, as in the original API. */
+export class UserListOffsetTooLargeError extends RuleViolationError {
+  readonly code = 'IDENTITY.USER_LIST_OFFSET_TOO_LARGE';
+  constructor(max: number) {
+    super(`Offset must be <= ${max}`, [{ field: 'offset', message: `Offset must be <= ${max}` }]);
+  }
+}

@@ -21,5 +21,6 @@ export * from './use-cases/register-user.use-case.js';
 export * from './use-cases/password-reset.use-cases.js';
 export * from './use-cases/impersonate.use-case.js';
 export * from './use-cases/get-user.use-case.js';
+export * from './use-cases/profile.use-cases.js';
 export * from './use-cases/account-admin.use-cases.js';
 export * from './use-cases/app-registry.use-cases.js';

@@ -1,6 +1,15 @@
 import { InvalidAccountDataError } from '../identity.errors.js';
 import type { Email } from './email.js';
-import { User, USERNAME_MAX_LENGTH, type Registration, type UserId } from './user.js';
+import {
+  ABOUT_MAX_LENGTH,
+  LOCATION_MAX_LENGTH,
+  SUMMARY_MAX_LENGTH,
+  User,
+  USERNAME_MAX_LENGTH,
+  type ProfileEdit,
+  type Registration,
+  type UserId,
+} from './user.js';
 
 const valid: Registration = { email: 'Jane@Example.com', username: 'Jane Doe', uniqueUsername: 'jane_doe', password: 'correct horse battery' };
 
@@ -158,5 +167,117 @@ describe('User', () => {
     const u = user();
     expect(() => u.changeLanguage(langid)).toThrow(InvalidAccountDataError);
     expect(u.langid).toBe('en');
+  });
+});
+
+describe('User.editProfile', () => {
+  const user = () =>
+    User.register({
+      id: 7 as UserId,
+      email: 'jane@example.com' as Email,
+      username: 'Jane',
+      uniqueUsername: 'jane',
+      passwordHash: 'hashed:x',
+      joinedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+  const profileOf = (u: User) => ({ username: u.username, about: u.about, summary: u.summary, location: u.location, langid: u.langid });
+
+  function violationsOf(edit: ProfileEdit): string[] {
+    const u = user();
+    const before = { ...u };
+    try {
+      u.editProfile(edit);
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidAccountDataError);
+      expect({ ...u }).toEqual(before);
+      return (error as InvalidAccountDataError).violations.map((v) => v.field);
+    }
+    throw new Error('Expected the edit to be rejected');
+  }
+
+  it('changes every profile field at once and says so', () => {
+    const u = user();
+    expect(u.editProfile({ username: 'Jane Doe', about: "I fix '''phones'''.", summary: 'Phone fixer', location: 'Lyon', langid: 'fr' })).toBe(true);
+    expect(profileOf(u)).toEqual({ username: 'Jane Doe', about: "I fix '''phones'''.", summary: 'Phone fixer', location: 'Lyon', langid: 'fr' });
+  });
+
+  it('leaves absent fields as they are', () => {
+    const u = user();
+    u.editProfile({ summary: 'Phone fixer', location: 'Lyon' });
+    u.editProfile({ about: 'More' });
+    expect(profileOf(u)).toEqual({ username: 'Jane', about: 'More', summary: 'Phone fixer', location: 'Lyon', langid: 'en' });
+  });
+
+  it('touches nothing but the profile', () => {
+    const u = user();
+    u.editProfile({ username: 'Other', langid: 'de' });
+    expect({ ...u }).toMatchObject({ id: 7, email: 'jane@example.com', uniqueUsername: 'jane', passwordHash: 'hashed:x', role: 'User', status: 'active' });
+  });
+
+  it('reports an edit that changes nothing (same values, or nothing sent)', () => {
+    const u = user();
+    u.editProfile({ summary: 'Phone fixer' });
+    expect(u.editProfile({})).toBe(false);
+    expect(u.editProfile({ summary: '  Phone   fixer ', username: 'Jane', langid: 'en' })).toBe(false);
+    expect(u.editProfile({ summary: 'Phone fixer!' })).toBe(true);
+  });
+
+  it('clears about, summary and location with null or blank text', () => {
+    const u = user();
+    u.editProfile({ about: 'About me', summary: 'S', location: 'L' });
+    u.editProfile({ about: null, summary: null, location: null });
+    expect(profileOf(u)).toMatchObject({ about: '', summary: null, location: null });
+    u.editProfile({ about: 'About me', summary: 'S', location: 'L' });
+    u.editProfile({ about: ' \n\t ', summary: '   ', location: '' });
+    expect(profileOf(u)).toMatchObject({ about: '', summary: null, location: null });
+  });
+
+  it('normalises one-line texts (trimmed, white space folded) and keeps markup as written', () => {
+    const u = user();
+    u.editProfile({ username: '  Jane \t Doe ', summary: ' Fixes\nphones ', location: ' Lyon,\u2028France ', about: '== Me ==\n\n* phones\n* laptops\n' });
+    expect(profileOf(u)).toMatchObject({ username: 'Jane Doe', summary: 'Fixes phones', location: 'Lyon, France', about: '== Me ==\n\n* phones\n* laptops\n' });
+  });
+
+  it('accepts texts at their limits (in characters, not UTF-16 units)', () => {
+    const u = user();
+    u.editProfile({
+      username: '😀'.repeat(USERNAME_MAX_LENGTH),
+      about: 'é'.repeat(ABOUT_MAX_LENGTH),
+      summary: '😀'.repeat(SUMMARY_MAX_LENGTH),
+      location: 'l'.repeat(LOCATION_MAX_LENGTH),
+    });
+    expect([...u.summary!]).toHaveLength(SUMMARY_MAX_LENGTH);
+    expect([...u.about]).toHaveLength(ABOUT_MAX_LENGTH);
+  });
+
+  it.each<[string, ProfileEdit, string]>([
+    ['a missing display name', { username: null }, 'username'],
+    ['a blank display name', { username: '   ' }, 'username'],
+    ['a display name that is not text', { username: 42 }, 'username'],
+    ['a display name too long', { username: 'n'.repeat(USERNAME_MAX_LENGTH + 1) }, 'username'],
+    ['a display name with a control character', { username: 'Ja\u0007ne' }, 'username'],
+    ['an about that is not text', { about: ['x'] }, 'about'],
+    ['an about too long', { about: 'a'.repeat(ABOUT_MAX_LENGTH + 1) }, 'about'],
+    ['an about with a control character', { about: 'a\u0001b' }, 'about'],
+    ['a summary that is not text', { summary: 3 }, 'summary'],
+    ['a summary too long', { summary: 's'.repeat(SUMMARY_MAX_LENGTH + 1) }, 'summary'],
+    ['a summary with a C1 control character', { summary: 'a\u0085b' }, 'summary'],
+    ['a location that is not text', { location: { city: 'Lyon' } }, 'location'],
+    ['a location too long', { location: 'l'.repeat(LOCATION_MAX_LENGTH + 1) }, 'location'],
+    ['a missing langid', { langid: null }, 'langid'],
+    ['a langid of capitals', { langid: 'FR' }, 'langid'],
+    ['a langid of three letters', { langid: 'fra' }, 'langid'],
+    ['a langid that is not text', { langid: 12 }, 'langid'],
+  ])('refuses %s, changing nothing', (_case, edit, field) => {
+    expect(violationsOf(edit)).toEqual([field]);
+  });
+
+  it('lists every broken rule and applies none of the valid fields', () => {
+    expect(violationsOf({ username: '', about: 'ok', summary: 5, location: 'Lyon', langid: 'xyz' })).toEqual(['username', 'summary', 'langid']);
+  });
+
+  it('checks an edit without an account (the use case checks before reading)', () => {
+    expect(User.checkProfileEdit({ summary: ' x ', about: '  ' })).toEqual({ summary: 'x', about: '' });
+    expect(() => User.checkProfileEdit({ langid: 'EN' })).toThrow(InvalidAccountDataError);
   });
 });

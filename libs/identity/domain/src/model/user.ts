@@ -8,11 +8,19 @@ export type UserId = Brand<number, 'UserId'>;
 export type UserStatus = 'active' | 'disabled';
 
 export const USERNAME_MAX_LENGTH = 60;
+/** Profile limits, in characters (code points). */
+export const ABOUT_MAX_LENGTH = 10_000;
+export const SUMMARY_MAX_LENGTH = 255;
+export const LOCATION_MAX_LENGTH = 100;
 const UNIQUE_USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{2,29}$/;
 const LANGID = /^[a-z]{2}$/;
+const LANGID_MESSAGE = 'langid must be two lower-case letters';
 // Control characters (C0, DEL, C1) and the Unicode line/paragraph separators.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// Markup text may hold tabs and line breaks, but no other control character.
+// eslint-disable-next-line no-control-regex
+const MARKUP_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export interface UserState {
   readonly id: UserId;
@@ -37,6 +45,20 @@ export interface Registration {
   readonly uniqueUsername: unknown;
   readonly password: unknown;
 }
+
+/**
+ * A profile edit as the caller sent it. An absent (`undefined`) field is left as it is; `null`
+ * (or an empty text) clears `about`, `summary` and `location`.
+ */
+export interface ProfileEdit {
+  readonly username?: unknown;
+  readonly about?: unknown;
+  readonly summary?: unknown;
+  readonly location?: unknown;
+  readonly langid?: unknown;
+}
+
+type ProfileFields = Pick<UserState, 'username' | 'about' | 'summary' | 'location' | 'langid'>;
 
 /**
  * A user account. State is read-only from outside and changes only through the methods below.
@@ -133,13 +155,71 @@ export class User implements UserState {
 
   /** Language preference: two lower-case letters (`jp` is accepted, as in the original's data). */
   changeLanguage(langid: string): void {
-    if (!LANGID.test(langid)) throw new InvalidAccountDataError([{ field: 'langid', message: 'langid must be two lower-case letters' }]);
+    if (!LANGID.test(langid)) throw new InvalidAccountDataError([{ field: 'langid', message: LANGID_MESSAGE }]);
     this.patch({ langid });
+  }
+
+  /**
+   * Applies a profile edit as one change: every field is checked first, and one error lists every
+   * broken rule (nothing is changed then). Texts are normalised: the display name, summary and
+   * location are trimmed with white space folded; an `about` of only white space is empty.
+   * Returns whether anything changed.
+   */
+  editProfile(edit: ProfileEdit): boolean {
+    const change = User.checkProfileEdit(edit);
+    const changed = (Object.keys(change) as (keyof ProfileFields)[]).some((field) => this[field] !== change[field]);
+    this.patch(change);
+    return changed;
+  }
+
+  /** The normalised fields of a profile edit, or an error listing every broken rule. */
+  static checkProfileEdit(edit: ProfileEdit): Partial<ProfileFields> {
+    const violations: Violation[] = [];
+    const change: { -readonly [K in keyof ProfileFields]?: ProfileFields[K] } = {};
+    if (edit.username !== undefined) {
+      const username = normaliseDisplayName(edit.username);
+      if (username === null) violations.push({ field: 'username', message: `username must be 1 to ${USERNAME_MAX_LENGTH} characters, without control characters` });
+      else change.username = username;
+    }
+    if (edit.about !== undefined) {
+      const about = edit.about ?? '';
+      if (typeof about !== 'string') violations.push({ field: 'about', message: 'about must be a text' });
+      else if ([...about].length > ABOUT_MAX_LENGTH) violations.push({ field: 'about', message: `about must be at most ${ABOUT_MAX_LENGTH} characters` });
+      else if (MARKUP_CONTROL.test(about)) violations.push({ field: 'about', message: 'about may not contain control characters' });
+      else change.about = about.trim() ? about : '';
+    }
+    for (const [field, max] of [['summary', SUMMARY_MAX_LENGTH], ['location', LOCATION_MAX_LENGTH]] as const) {
+      const value = edit[field];
+      if (value === undefined) continue;
+      const text = normaliseLine(value, max);
+      if (text === undefined) violations.push({ field, message: `${field} must be a text of at most ${max} characters, without control characters` });
+      else change[field] = text;
+    }
+    if (edit.langid !== undefined) {
+      if (typeof edit.langid !== 'string' || !LANGID.test(edit.langid)) violations.push({ field: 'langid', message: LANGID_MESSAGE });
+      else change.langid = edit.langid;
+    }
+    if (violations.length) throw new InvalidAccountDataError(violations);
+    return change;
   }
 
   private patch(change: Partial<UserState>): void {
     Object.assign(this, change);
   }
+}
+
+/**
+ * An optional one-line text: `null` or blank clears it (`null`); otherwise trimmed, with runs of
+ * white space folded into one space. `undefined` when it is not usable (not a text, too long, or
+ * with control characters).
+ */
+function normaliseLine(value: unknown, max: number): string | null | undefined {
+  if (value === null) return null;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().replace(/\s+/g, ' ');
+  if (!text) return null;
+  if (CONTROL.test(text) || [...text].length > max) return undefined;
+  return text;
 }
 
 /** A usable display name (trimmed, single-spaced, no control characters, at most 60 code points), or `null`. */

@@ -7,7 +7,8 @@ import type { Registration, User } from '../model/user.js';
 import { EnsureAdmin, SetUserRole } from '../use-cases/account-admin.use-cases.js';
 import { ListApps, RegisterApp, RevokeApp, VerifyAppId } from '../use-cases/app-registry.use-cases.js';
 import { AuthenticateToken } from '../use-cases/authenticate-token.use-case.js';
-import { GetUser } from '../use-cases/get-user.use-case.js';
+import { GetUser, GetUsers } from '../use-cases/get-user.use-case.js';
+import { EditProfile, ListUsers } from '../use-cases/profile.use-cases.js';
 import { Impersonate } from '../use-cases/impersonate.use-case.js';
 import { LogIn } from '../use-cases/log-in.use-case.js';
 import { LogOut } from '../use-cases/log-out.use-case.js';
@@ -77,6 +78,9 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
     confirmPasswordReset: new ConfirmPasswordReset(users, resets, tokens, secrets, hasher, clock, uow),
     impersonate: new Impersonate(users, issuer),
     getUser: new GetUser(users),
+    getUsers: new GetUsers(users),
+    listUsers: new ListUsers(users),
+    editProfile: new EditProfile(users, uow),
     ensureAdmin: new EnsureAdmin(users, hasher, tokens, clock, uow),
     setUserRole: new SetUserRole(users),
     verifyAppId: new VerifyAppId(apps),

@@ -1,7 +1,8 @@
 import { InvalidAccountDataError } from '../identity.errors.js';
 import type { Email } from '../model/email.js';
 import { User, type UserId, type UserState, type UserStatus } from '../model/user.js';
-import { UserRepository } from '../ports/user.repository.js';
+import type { Page } from '@rc/shared-kernel';
+import { UserRepository, type UserListFilter } from '../ports/user.repository.js';
 
 /**
  * Users kept in a map. Like a database, it stores a snapshot of the state on `save` and hands out
@@ -11,6 +12,10 @@ import { UserRepository } from '../ports/user.repository.js';
 export class InMemoryUserRepository extends UserRepository {
   private readonly rows = new Map<UserId, UserState>();
   private lastId = 0;
+  /** How many times `findByIdForUpdate` was asked (to show that writes read under a lock). */
+  lockedReads = 0;
+  /** How many times `save` was called. */
+  saves = 0;
 
   async nextId(): Promise<UserId> {
     this.lastId += 1;
@@ -20,6 +25,20 @@ export class InMemoryUserRepository extends UserRepository {
   async findById(id: UserId): Promise<User | null> {
     const row = this.rows.get(id);
     return row ? hydrate(row) : null;
+  }
+
+  /** Nothing runs concurrently here, so reading is enough. */
+  findByIdForUpdate(id: UserId): Promise<User | null> {
+    this.lockedReads += 1;
+    return this.findById(id);
+  }
+
+  async listActive(filter: UserListFilter, page: Page): Promise<User[]> {
+    const since = filter.joinedSince?.getTime();
+    const rows = [...this.rows.values()]
+      .filter((r) => r.status === 'active' && (since === undefined || r.joinedAt.getTime() >= since))
+      .sort((a, b) => (filter.order === 'ASC' ? a.id - b.id : b.id - a.id));
+    return rows.slice(page.offset, page.offset + page.limit).map(hydrate);
   }
 
   async findMany(ids: readonly UserId[]): Promise<User[]> {
@@ -52,6 +71,7 @@ export class InMemoryUserRepository extends UserRepository {
         : []),
     ];
     if (violations.length) throw new InvalidAccountDataError(violations);
+    this.saves += 1;
     this.rows.set(user.id, snapshot(user));
   }
 
@@ -60,6 +80,13 @@ export class InMemoryUserRepository extends UserRepository {
   /** Every stored account, in id order. */
   all(): User[] {
     return [...this.rows.values()].sort((a, b) => a.id - b.id).map(hydrate);
+  }
+
+  /** Sets the stored join time directly (registration takes it from the clock). */
+  setJoinedAt(id: UserId, joinedAt: Date): void {
+    const row = this.rows.get(id);
+    if (!row) throw new Error(`No user ${id}`);
+    this.rows.set(id, { ...row, joinedAt: new Date(joinedAt) });
   }
 
   /** Sets the stored status directly (the domain has no method to disable an account). */

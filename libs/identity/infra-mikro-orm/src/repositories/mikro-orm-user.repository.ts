@@ -1,6 +1,16 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvalidAccountDataError, User, UserRepository, type Email, type UserId } from '@rc/identity-domain';
+import { InvalidAccountDataError, User, UserRepository, type Email, type UserId, type UserListFilter } from '@rc/identity-domain';
+import type { Page } from '@rc/shared-kernel';
+
+/**
+ * One page of active accounts in id order. The partial index `users_active_id_idx` (id, only
+ * active rows) gives the order without a sort and without visiting disabled accounts.
+ */
+export function userListSql(filter: UserListFilter): string {
+  const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
+  return `SELECT * FROM users WHERE status = 'active'${filter.joinedSince ? ' AND joined_at >= ?' : ''} ORDER BY id ${direction} LIMIT ? OFFSET ?`;
+}
 
 export class MikroOrmUserRepository extends UserRepository {
   constructor(private readonly em: EntityManager) {
@@ -14,6 +24,17 @@ export class MikroOrmUserRepository extends UserRepository {
 
   findById(id: UserId): Promise<User | null> {
     return this.em.findOne(User, { id });
+  }
+
+  /** `SELECT ... FOR UPDATE`, refreshed even if the account was read earlier in the request. */
+  findByIdForUpdate(id: UserId): Promise<User | null> {
+    return this.em.findOne(User, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
+  async listActive(filter: UserListFilter, page: Page): Promise<User[]> {
+    const params: unknown[] = [...(filter.joinedSince ? [filter.joinedSince] : []), page.limit, page.offset];
+    const rows = await this.em.execute<Record<string, unknown>[]>(userListSql(filter), params);
+    return rows.map((row) => this.em.map(User, row));
   }
 
   async findMany(ids: readonly UserId[]): Promise<User[]> {
