@@ -19,6 +19,7 @@ import { CatalogApiModule } from './catalog/catalog.api-module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { wikiRendererFor } from './markup/wiki-renderer.js';
 import { PeopleModule } from './people/user-standings.js';
+import { ReputationApiModule } from './reputation/reputation.api-module.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -55,6 +56,7 @@ export class AppModule {
         guides,
         CatalogApiModule.register(guides),
         SearchApiModule.register(guides),
+        ReputationApiModule.register(),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

@@ -9,6 +9,7 @@ import { ApiExpressAdapter } from './http/api-express-adapter.js';
 import { installFallbacks } from './http/middleware.js';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
+import { GuideEventRelay } from './events/guide-event-relay.js';
 
 export interface RunningApi {
   readonly app: NestExpressApplication;
@@ -34,6 +35,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   const applied = await migrate(app);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   await provision(app, config, logger);
+  // After the migrations: the relay's tables exist now.
+  if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
   return app;
 }
 

@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../database.js';
 import { createLogger, NestPinoLogger } from '../logger.js';
 import { migrate } from '../provisioning.js';
+import { GuideEventRelay } from '../events/guide-event-relay.js';
+import { ReputationQueries } from '@rc/reputation-domain';
 
 interface Command {
   readonly usage: string;
@@ -35,6 +37,26 @@ const COMMANDS: Record<string, Command> = {
     async run(ctx, _args, { out }) {
       const applied = await migrate(ctx);
       out(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
+    },
+  },
+  'events:deliver': {
+    usage: 'events:deliver',
+    summary: 'deliver the pending events of the guides context to reputation now, then report the backlog',
+    async run(ctx, _args, { out }) {
+      const relay = ctx.get(GuideEventRelay);
+      const delivered = await relay.drain();
+      const { pending, failing } = await relay.backlog();
+      out(`delivered ${delivered} event(s); ${pending} pending, ${failing} failing (retried later)`);
+    },
+  },
+  'reputation:audit': {
+    usage: 'reputation:audit',
+    summary: "check every user's reputation total against the sum of their ledger entries",
+    async run(ctx, _args, { out }) {
+      const mismatches = await ctx.get(ReputationQueries).audit();
+      if (!mismatches.length) out('every total matches its ledger');
+      for (const m of mismatches) out(`user ${m.userId}: total ${m.total}, ledger ${m.ledger}`);
+      if (mismatches.length) throw new RefusedError(`${mismatches.length} total(s) differ from the ledger`);
     },
   },
   'app-id:create': {
@@ -89,6 +111,8 @@ const COMMANDS: Record<string, Command> = {
 };
 
 class UsageError extends Error {}
+/** The command ran and found something wrong: exit code 1. */
+class RefusedError extends Error {}
 
 function required(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`missing ${what}`);
@@ -124,6 +148,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof UsageError || error instanceof ConfigError) {
       io.err(error.message);
       return 2;
+    }
+    if (error instanceof RefusedError) {
+      io.err(error.message);
+      return 1;
     }
     if (error instanceof RuleViolationError) {
       io.err(error.violations.map((v) => `${v.field}: ${v.message}`).join('\n'));

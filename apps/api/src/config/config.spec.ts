@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       tokenTtlDays: 30,
       maxTokensPerUser: 10,
       trustProxy: 0,
+      eventDelivery: true,
     });
   });
 
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       TOKEN_TTL_DAYS: '7',
       MAX_TOKENS_PER_USER: '3',
       TRUST_PROXY: '1',
+      EVENT_DELIVERY: 'off',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       tokenTtlDays: 7,
       maxTokensPerUser: 3,
       trustProxy: 1,
+      eventDelivery: false,
     });
   });
 

@@ -20,6 +20,8 @@ export interface AppConfig {
   readonly maxTokensPerUser: number;
   /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
   readonly trustProxy: number;
+  /** Deliver the guides context's events to reputation in this process (off: run `cli events:deliver` elsewhere). */
+  readonly eventDelivery: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     tokenTtlDays: int('TOKEN_TTL_DAYS', 30, 1, 3650),
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: int('TRUST_PROXY', 0, 0, 10),
+    eventDelivery: bool('EVENT_DELIVERY', true),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

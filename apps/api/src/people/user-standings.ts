@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroOrmReputationQueries } from '@rc/reputation-infra-mikro-orm';
 
 export interface BadgeCounts {
   readonly bronze: number;
@@ -54,12 +56,17 @@ export class UserStandings {
   }
 }
 
-/** Until the reputation and teams contexts are wired, nobody has points or teams. */
-class NoReputation extends ReputationStandings {
-  async of(): Promise<Map<number, { reputation: number; badgeCounts: BadgeCounts }>> {
-    return new Map();
+/** The reputation context's totals and badge counts. */
+class ReputationContextStandings extends ReputationStandings {
+  constructor(private readonly queries: MikroOrmReputationQueries) {
+    super();
+  }
+
+  of(userIds: readonly number[]): Promise<Map<number, { reputation: number; badgeCounts: BadgeCounts }>> {
+    return this.queries.standings(userIds);
   }
 }
+
 class NoTeams extends TeamMembershipsOfUsers {
   async of(): Promise<Map<number, number[]>> {
     return new Map();
@@ -69,7 +76,7 @@ class NoTeams extends TeamMembershipsOfUsers {
 @Global()
 @Module({
   providers: [
-    { provide: ReputationStandings, useClass: NoReputation },
+    { provide: ReputationStandings, inject: [MikroORM], useFactory: (orm: MikroORM) => new ReputationContextStandings(new MikroOrmReputationQueries(orm.em)) },
     { provide: TeamMembershipsOfUsers, useClass: NoTeams },
     { provide: UserStandings, inject: [ReputationStandings, TeamMembershipsOfUsers], useFactory: (r: ReputationStandings, t: TeamMembershipsOfUsers) => new UserStandings(r, t) },
   ],

@@ -3,3 +3,4 @@ export * from './migrations/index.js';
 export * from './repositories/mikro-orm-guide.repository.js';
 export * from './repositories/mikro-orm-guide-queries.js';
 export * from './repositories/mikro-orm-guide-activity.js';
+export * from './repositories/mikro-orm-guide-event-feed.js';

@@ -2,3 +2,4 @@ export * from './embedded-postgres.js';
 export * from './orm-config.js';
 export * from './mikro-orm-unit-of-work.js';
 export * from './full-text.js';
+export * from './pg-listener.js';

@@ -1,8 +1,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { GuidesInitial } from './20261122200000-guides.js';
 import { GuidesSearch } from './20261122300000-guides-search.js';
+import { GuideEventsDelivery } from './20261123100100-guide-events-delivery.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
   { name: '20261122300000-guides-search', class: GuidesSearch },
+  { name: '20261123100100-guide-events-delivery', class: GuideEventsDelivery },
 ];

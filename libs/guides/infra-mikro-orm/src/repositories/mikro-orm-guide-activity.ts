@@ -49,7 +49,7 @@ export class MikroOrmGuideEventOutbox extends GuideEventOutbox {
   }
 
   async publish(event: GuideEvent): Promise<void> {
-    await this.em.execute('INSERT INTO guide_events_outbox (type, payload, created_at) VALUES (?, ?::jsonb, ?)', [event.type, JSON.stringify(event), new Date(event.at * 1000)]);
+    await this.em.execute('INSERT INTO guide_events_outbox (type, payload, created_at, attempts) VALUES (?, ?::jsonb, ?, 0)', [event.type, JSON.stringify(event), new Date(event.at * 1000)]);
   }
 }
 

@@ -154,6 +154,9 @@ export interface GuideEventRow {
   payload: unknown;
   createdAt: Date;
   deliveredAt: Date | null;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
 }
 
 export const GuideEventRowSchema = new EntitySchema<GuideEventRow>({
@@ -165,6 +168,9 @@ export const GuideEventRowSchema = new EntitySchema<GuideEventRow>({
     payload: { type: 'jsonb' },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
     deliveredAt: { type: 'datetime', nullable: true, fieldName: 'delivered_at' },
+    attempts: { type: 'integer' },
+    lastError: { type: 'text', nullable: true, fieldName: 'last_error' },
+    nextAttemptAt: { type: 'datetime', nullable: true, fieldName: 'next_attempt_at' },
   },
 });
 

@@ -1,0 +1,48 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { GetUser, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
+import { BADGE_CATEGORIES, GetUserBadges, ReputationQueries } from '@rc/reputation-domain';
+import { parseId } from '@rc/shared-kernel';
+import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { presentBadge, presentBadgeListItem, type BadgeBody, type BadgeListItemBody } from './badge.presenter.js';
+import { BadgeListItemResponseDto, BadgeResponseDto } from './dto/badge.response.dto.js';
+
+const CATEGORY = { name: 'category', required: false, enum: BADGE_CATEGORIES, description: 'Only badges of this category' };
+const ORDER = 'Every enabled badge: earned ones first (most recently earned first), then the others by badge id.';
+
+@ApiTags('Badges')
+@Controller()
+export class BadgesController {
+  constructor(
+    private readonly badges: GetUserBadges,
+    private readonly queries: ReputationQueries,
+    private readonly users: GetUser,
+  ) {}
+
+  @Get('badges')
+  @Endpoint({ summary: 'The badge catalogue (an extension: the original API has no such endpoint)', description: 'Enabled badges by id, with how many users hold each and nothing of any viewer.' })
+  @ApiOkResponse({ type: BadgeResponseDto, isArray: true })
+  async catalogue(): Promise<BadgeBody[]> {
+    return (await this.queries.catalogue()).map((b) => presentBadge(b.badge, b.numUsers));
+  }
+
+  @Get('users/:userid/badges')
+  @Endpoint({ summary: "A user's badges", description: ORDER, errors: [404, 422] })
+  @ApiParam({ name: 'userid', type: Number })
+  @ApiQuery(CATEGORY)
+  @ApiOkResponse({ type: BadgeListItemResponseDto, isArray: true })
+  async ofUser(@Param('userid') raw: string, @Query('category') category: unknown): Promise<BadgeListItemBody[]> {
+    const id = parseId(raw);
+    if (id === null) throw new UserNotFoundError();
+    const user = await this.users.execute(id as UserId);
+    return (await this.badges.execute({ userId: user.id, category })).map(presentBadgeListItem);
+  }
+
+  @Get('user/badges')
+  @Endpoint({ summary: "The caller's badges", description: ORDER, token: true, errors: [422] })
+  @ApiQuery(CATEGORY)
+  @ApiOkResponse({ type: BadgeListItemResponseDto, isArray: true })
+  async mine(@CurrentPrincipal() principal: Principal, @Query('category') category: unknown): Promise<BadgeListItemBody[]> {
+    return (await this.badges.execute({ userId: principal.userId, category })).map(presentBadgeListItem);
+  }
+}

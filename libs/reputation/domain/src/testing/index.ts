@@ -1,0 +1,2 @@
+export * from './in-memory-reputation.js';
+export * from './badge-fixtures.js';

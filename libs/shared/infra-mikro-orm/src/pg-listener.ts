@@ -1,0 +1,80 @@
+import pg from 'pg';
+
+export interface PgListenerOptions {
+  readonly url: string;
+  readonly channels: readonly string[];
+  onNotify(channel: string, payload: string): void;
+  /**
+   * Called after every (re)connection, once LISTEN is in place: notifications sent while the
+   * listener was away are lost, so the caller catches up here (re-reads what it watches).
+   */
+  onConnect?(): void;
+  onError?(error: Error): void;
+  /** Delay before reconnecting after the connection drops. */
+  readonly reconnectMs?: number;
+}
+
+/**
+ * A dedicated connection that LISTENs on a few channels and reconnects when it drops. PostgreSQL
+ * sends a NOTIFY only when the transaction that issued it commits.
+ */
+export class PgListener {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: PgListenerOptions) {}
+
+  /** Connects (retrying in the background if the first attempt fails). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.options.url, application_name: 'rc-listener' });
+    client.on('notification', (n) => this.options.onNotify(n.channel, n.payload ?? ''));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, null));
+    try {
+      await client.connect();
+      for (const channel of this.options.channels) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      this.lost(client, error as Error);
+      return;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.options.onConnect?.();
+  }
+
+  private lost(client: pg.Client, error: Error | null): void {
+    if (error) this.options.onError?.(error);
+    if (this.client === client) this.client = null;
+    client.removeAllListeners('end');
+    void client.end().catch(() => undefined);
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.connect();
+    }, this.options.reconnectMs ?? 1000);
+    this.retry.unref();
+  }
+}
