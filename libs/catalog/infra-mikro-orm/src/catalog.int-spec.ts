@@ -1,13 +1,15 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CreateWiki, DeleteWiki, EditWiki, InvalidWikiError, RevertWiki, StaleWikiRevisionError, type WikiDeps, type WikiEditor } from '@rc/catalog-domain';
+import { CreateWiki, DeleteWiki, EditWiki, InvalidWikiError, RevertWiki, StaleWikiRevisionError, ViewWiki, type WikiDeps, type WikiEditor } from '@rc/catalog-domain';
+import { WIKI_PORT_SCENARIOS } from '@rc/catalog-domain/testing';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { SystemClock } from '@rc/shared-kernel';
+import { FixedClock } from '@rc/shared-kernel/testing';
 import { catalogMigrations } from './migrations/index.js';
 import { catalogSchemas, catalogTables } from './schemas/catalog.schemas.js';
 import { MikroOrmWikiQueries } from './repositories/mikro-orm-wiki-queries.js';
-import { MikroOrmWikiRepository } from './repositories/mikro-orm-wiki.repository.js';
+import { MikroOrmWikiRepository, MikroOrmWikiTags } from './repositories/mikro-orm-wiki.repository.js';
 
 describe('catalog persistence (PostgreSQL)', () => {
   let db: TestOrm;
@@ -76,5 +78,80 @@ describe('catalog persistence (PostgreSQL)', () => {
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof StaleWikiRevisionError)).toBe(true);
+  });
+
+  // The scenarios the in-memory fakes also run (libs/catalog/domain/src/testing): same expectations.
+  describe.each(WIKI_PORT_SCENARIOS.map((sc) => [sc.name, sc] as const))('ports scenario: %s', (_name, scenario) => {
+    it('observes what the in-memory fakes observe', async () => {
+      const ports = { wikis: new MikroOrmWikiRepository(em), queries: new MikroOrmWikiQueries(em), tags: new MikroOrmWikiTags(em), clock: new FixedClock(), uow: new MikroOrmUnitOfWork(em) };
+      expect(await inContext(() => scenario.run(ports))).toEqual(scenario.expected);
+    });
+  });
+
+  it('keeps related pages per revision, and reads an old snapshot without the field as none', async () => {
+    await inContext(() => new CreateWiki(deps).execute({ editor: admin, fields: { namespace: 'WIKI', title: 'Friend' } }));
+    const page = await inContext(() => new CreateWiki(deps).execute({ editor: admin, fields: { namespace: 'WIKI', title: 'Linking', related: ['Friend'] } }));
+    const cleared = await inContext(() =>
+      new EditWiki(deps).execute({ editor: admin, namespace: 'WIKI', title: 'Linking', revisionid: page.state.revisionid, fields: { related: [] } }),
+    );
+    const [row] = await em.getConnection().execute<{ related: unknown }[]>('SELECT related FROM wiki_pages WHERE id = ?', [page.id]);
+    expect(row!.related).toEqual([]);
+    const view = new ViewWiki(new MikroOrmWikiRepository(em));
+    const old = await inContext(() => view.execute({ namespace: 'WIKI', title: 'Linking', revisionid: page.state.revisionid }));
+    expect(old.state.related).toEqual([{ namespace: 'WIKI', title: 'Friend' }]);
+    // A revision stored before pages had related pages.
+    await em.getConnection().execute(`UPDATE wiki_revisions SET snapshot = snapshot - 'related' WHERE wiki_id = ? AND revisionid = ?`, [page.id, page.state.revisionid]);
+    const legacy = await inContext(() => new MikroOrmWikiRepository(em).snapshot(page.id, page.state.revisionid));
+    expect(legacy?.related).toEqual([]);
+    const reverted = await inContext(() =>
+      new RevertWiki(deps).execute({ editor: admin, namespace: 'WIKI', title: 'Linking', revisionid: cleared.state.revisionid, toRevisionid: page.state.revisionid }),
+    );
+    expect(reverted.state.related).toEqual([]);
+  });
+
+  it('refuses related pages that do not exist, and stores nothing', async () => {
+    await expect(
+      inContext(() => new CreateWiki(deps).execute({ editor: admin, fields: { namespace: 'WIKI', title: 'Dangling', related: ['Nowhere', { namespace: 'CATEGORY', title: 'Gone' }] } })),
+    ).rejects.toMatchObject({ violations: [expect.objectContaining({ index: 0 }), expect.objectContaining({ index: 1 })] });
+    const [row] = await em.getConnection().execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM wiki_pages WHERE title = 'Dangling'`);
+    expect(row!.n).toBe(0);
+  });
+
+  it('answers byRefs and contributors in one query each, whatever their size', async () => {
+    for (let i = 0; i < 30; i++) await inContext(() => new CreateWiki(deps).execute({ editor: { userId: 100 + i, isAdmin: true }, fields: { namespace: 'ITEM', title: `Item ${i}` } }));
+    const page = await inContext(() =>
+      new CreateWiki(deps).execute({ editor: admin, fields: { namespace: 'WIKI', title: 'Many', related: Array.from({ length: 30 }, (_, i) => ({ namespace: 'ITEM', title: `Item ${29 - i}` })) } }),
+    );
+    let current = page;
+    for (let i = 0; i < 12; i++) {
+      const revisionid = current.state.revisionid;
+      current = await inContext(() => new EditWiki(deps).execute({ editor: { userId: 200 + (i % 4), isAdmin: true }, namespace: 'WIKI', title: 'Many', revisionid, fields: { contents: `Edit ${i}` } }));
+    }
+    const statements: string[] = [];
+    const queries = new MikroOrmWikiQueries(em);
+    const counting = async <T>(fn: () => Promise<T>) => {
+      const connection = em.getConnection();
+      const execute = connection.execute.bind(connection);
+      connection.execute = ((...args: Parameters<typeof execute>) => {
+        statements.push(String(args[0]));
+        return execute(...args);
+      }) as typeof connection.execute;
+      try {
+        return await inContext(fn);
+      } finally {
+        connection.execute = execute;
+      }
+    };
+    const related = await counting(() => queries.byRefs(current.state.related));
+    expect(related.map((r) => r.title)).toEqual(Array.from({ length: 30 }, (_, i) => `Item ${29 - i}`));
+    const contributors = await counting(() => queries.contributors(page.id, current.state.revisionid));
+    expect(contributors.map((c) => [c.userId, c.revisions])).toEqual([
+      [1, 1],
+      [200, 3],
+      [201, 3],
+      [202, 3],
+      [203, 3],
+    ]);
+    expect(statements).toHaveLength(2);
   });
 });

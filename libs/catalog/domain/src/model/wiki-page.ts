@@ -10,6 +10,12 @@ export interface InfoRow {
   readonly value: string;
 }
 
+/** Another page, named by namespace and title (how related pages are kept: they follow a title, not an id). */
+export interface WikiRef {
+  readonly namespace: Namespace;
+  readonly title: string;
+}
+
 export interface WikiState {
   readonly id: WikiId;
   readonly namespace: Namespace;
@@ -22,6 +28,8 @@ export interface WikiState {
   readonly imageId: number | null;
   readonly flags: readonly string[];
   readonly info: readonly InfoRow[];
+  /** Related pages, in the order the editor gave them; kept with every revision. */
+  readonly related: readonly WikiRef[];
   readonly revisionid: number;
   readonly authorId: number;
   readonly langid: string;
@@ -42,6 +50,11 @@ export interface WikiInput {
   readonly info?: unknown;
   /** CATEGORY only: the title of the parent category (`null` = a root). */
   readonly parent?: unknown;
+  /**
+   * Related pages, a full replacement: titles (of the page's own namespace) or `{namespace, title}`
+   * objects. The use cases check that newly named pages exist.
+   */
+  readonly related?: unknown;
 }
 
 export interface WikiEditor {
@@ -52,6 +65,7 @@ export interface WikiEditor {
 const MAX_TITLE = 255;
 const MAX_DESCRIPTION = 2000;
 const MAX_CONTENTS = 262_144;
+export const MAX_RELATED = 50;
 // A title becomes a URL segment: no path, query or fragment characters, no markup brackets.
 // eslint-disable-next-line no-control-regex
 const BAD_TITLE = /[/#?%<>[\]{}|\\\u0000-\u001f\u007f]/;
@@ -96,7 +110,8 @@ export class WikiPage {
     const { title, problem } = checkTitle(input.title);
     if (problem) violations.push({ field: 'title', message: problem });
     if (input.parent !== undefined && input.parent !== null && namespace !== 'CATEGORY') violations.push({ field: 'parent', message: 'only CATEGORY pages have a parent' });
-    const fields = readFields(input, violations);
+    const fields = readFields(input, violations, namespace);
+    if (namespace && title && fields.related?.some((r) => r.namespace === namespace && r.title === title)) violations.push({ field: 'related', message: 'a page cannot be related to itself' });
     if (violations.length) throw new InvalidWikiError(violations);
     const page = new WikiPage({
       id,
@@ -109,6 +124,7 @@ export class WikiPage {
       imageId: fields.imageId ?? null,
       flags: fields.flags ?? [],
       info: fields.info ?? [],
+      related: fields.related ?? [],
       revisionid: 0,
       authorId: editor.userId,
       langid: 'en',
@@ -151,7 +167,8 @@ export class WikiPage {
     const violations: Violation[] = [];
     if (input.parent !== undefined && this.state.namespace !== 'CATEGORY') violations.push({ field: 'parent', message: 'only CATEGORY pages have a parent' });
     if (parentId === this.id) violations.push({ field: 'parent', message: 'a category cannot be its own parent' });
-    const fields = readFields(input, violations);
+    const fields = readFields(input, violations, this.state.namespace);
+    if (fields.related?.some((r) => r.namespace === this.state.namespace && r.title === this.state.title)) violations.push({ field: 'related', message: 'a page cannot be related to itself' });
     if (violations.length) throw new InvalidWikiError(violations);
     const next: Partial<WikiState> = {
       ...(fields.displayTitle !== undefined ? { displayTitle: fields.displayTitle || this.state.title } : {}),
@@ -160,9 +177,11 @@ export class WikiPage {
       ...(fields.imageId !== undefined ? { imageId: fields.imageId } : {}),
       ...(fields.flags !== undefined ? { flags: fields.flags } : {}),
       ...(fields.info !== undefined ? { info: fields.info } : {}),
+      ...(fields.related !== undefined ? { related: fields.related } : {}),
       ...(parentId !== undefined ? { parentId } : {}),
     };
-    const changed = (Object.keys(next) as (keyof WikiState)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.state[k]));
+    // Canonical JSON: values read back from jsonb may carry their keys in another order.
+    const changed = (Object.keys(next) as (keyof WikiState)[]).filter((k) => canonicalJson(next[k]) !== canonicalJson(this.state[k]));
     if (!changed.length) return;
     this.apply(editor, Object.fromEntries(changed.map((k) => [k, next[k]])), now);
   }
@@ -175,8 +194,8 @@ export class WikiPage {
   /** Restores the content of an older revision as a new revision (the tree position stays). */
   revertTo(editor: WikiEditor, old: WikiState, now: Date): void {
     this.assertEditor(editor);
-    const { displayTitle, description, contents, imageId, flags, info } = old;
-    this.apply(editor, { displayTitle, description, contents, imageId, flags, info }, now);
+    const { displayTitle, description, contents, imageId, flags, info, related } = old;
+    this.apply(editor, { displayTitle, description, contents, imageId, flags, info, related }, now);
   }
 
   markStored(revisionid: number): void {
@@ -195,8 +214,51 @@ export class WikiPage {
   }
 }
 
-function readFields(input: WikiInput, violations: Violation[]) {
-  const out: { displayTitle?: string; description?: string; contents?: string; imageId?: number | null; flags?: string[]; info?: InfoRow[] } = {};
+/** JSON with object keys sorted, for comparing values whatever order their keys were built in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/**
+ * The `related` write field: at most MAX_RELATED pages, each a title (a page of `own` namespace) or
+ * a `{namespace, title}` object; titles are normalised like page titles, repeats dropped.
+ */
+function readRelated(raw: unknown, own: Namespace | undefined, violations: Violation[]): WikiRef[] | undefined {
+  if (raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > MAX_RELATED) return void violations.push({ field: 'related', message: `related must be a list of at most ${MAX_RELATED} page titles` });
+  const out: WikiRef[] = [];
+  let ok = true;
+  raw.forEach((item: unknown, index) => {
+    const fail = (message: string) => {
+      ok = false;
+      violations.push({ field: 'related', message, index });
+    };
+    let namespace: Namespace | undefined = own;
+    let rawTitle: unknown = item;
+    if (item && typeof item === 'object' && !Array.isArray(item)) {
+      const o = item as Record<string, unknown>;
+      const unknownKey = Object.keys(o).find((k) => k !== 'namespace' && k !== 'title');
+      if (unknownKey) return fail(`unknown field '${unknownKey}'`);
+      namespace = NAMESPACES.find((n) => typeof o['namespace'] === 'string' && n === o['namespace'].toUpperCase());
+      if (!namespace) return fail(`namespace must be one of ${NAMESPACES.join(', ')}`);
+      rawTitle = o['title'];
+    } else if (typeof item !== 'string') {
+      return fail('each related page is a title or a {namespace, title} object');
+    }
+    const { title, problem } = checkTitle(rawTitle);
+    if (problem) return fail(problem);
+    if (!namespace) return; // the page's own namespace is invalid: reported already
+    if (!out.some((r) => r.namespace === namespace && r.title === title)) out.push({ namespace, title: title! });
+  });
+  return ok ? out : undefined;
+}
+
+function readFields(input: WikiInput, violations: Violation[], namespace: Namespace | undefined) {
+  const out: { displayTitle?: string; description?: string; contents?: string; imageId?: number | null; flags?: string[]; info?: InfoRow[]; related?: WikiRef[] } = {};
   const text = (field: string, value: unknown, max: number): string | undefined => {
     if (value === undefined) return undefined;
     if (value === null) return '';
@@ -227,6 +289,10 @@ function readFields(input: WikiInput, violations: Violation[]) {
       rows.every((r) => r && typeof r === 'object' && typeof (r as InfoRow).name === 'string' && typeof (r as InfoRow).value === 'string' && Object.keys(r).every((k) => k === 'name' || k === 'value'));
     if (!valid) violations.push({ field: 'info', message: 'info must be a list of at most 50 {name, value} rows' });
     else out.info = (rows as InfoRow[]).map((r) => ({ name: r.name.slice(0, 255), value: r.value.slice(0, 2000) }));
+  }
+  if (input.related !== undefined) {
+    const related = readRelated(input.related, namespace, violations);
+    if (related) out.related = related;
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Page } from '@rc/shared-kernel';
-import type { Namespace } from '../model/wiki-page.js';
+import type { Namespace, WikiRef } from '../model/wiki-page.js';
 
 /** A page as lists show it (WikiSummary, reference §3.10): a read model. */
 export interface WikiSummaryView {
@@ -22,6 +22,15 @@ export interface CategoryNode {
   readonly parentId: number | null;
 }
 
+/** Someone who saved revisions of a page. */
+export interface WikiContributor {
+  readonly userId: number;
+  /** How many of the page's revisions (up to the one read) they saved. */
+  readonly revisions: number;
+  /** Their first revision of the page. */
+  readonly firstRevisionid: number;
+}
+
 /** Reads for pages and the category tree; each method is one query. Deleted pages never appear. */
 export abstract class WikiQueries {
   /** Every live category with its parent: the whole tree in one query. */
@@ -31,4 +40,11 @@ export abstract class WikiQueries {
   /** Closest first. */
   abstract ancestors(id: number): Promise<WikiSummaryView[]>;
   abstract children(id: number): Promise<WikiSummaryView[]>;
+  /** The live pages among `refs`, in the order of `refs` (related pages; deleted or unknown ones drop out). */
+  abstract byRefs(refs: readonly WikiRef[]): Promise<WikiSummaryView[]>;
+  /**
+   * The distinct editors of a page's revisions up to `upToRevisionid`: the creator (the editor of
+   * the first revision) first, then by number of revisions, most first, then by first revision.
+   */
+  abstract contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]>;
 }

@@ -1,4 +1,4 @@
-import type { Namespace, WikiId, WikiPage, WikiState } from '../model/wiki-page.js';
+import type { Namespace, WikiId, WikiPage, WikiRef, WikiState } from '../model/wiki-page.js';
 
 export abstract class WikiRepository {
   abstract nextId(): Promise<WikiId>;
@@ -15,6 +15,8 @@ export abstract class WikiRepository {
   /** Whether `candidateParent` is `id` itself or one of its descendants (a move there would loop). */
   abstract isInSubtree(id: WikiId, candidateParent: number): Promise<boolean>;
   abstract liveChildren(id: WikiId): Promise<number>;
+  /** Those of `refs` that name a live page (one query, whatever their number). */
+  abstract existing(refs: readonly WikiRef[]): Promise<WikiRef[]>;
 }
 
 export abstract class WikiTags {

@@ -1,6 +1,6 @@
 import type { Page } from '@rc/shared-kernel';
-import type { Namespace, WikiState } from '../model/wiki-page.js';
-import { WikiQueries, type CategoryNode, type WikiSummaryView } from '../ports/wiki-queries.js';
+import type { Namespace, WikiRef, WikiState } from '../model/wiki-page.js';
+import { WikiQueries, type CategoryNode, type WikiContributor, type WikiSummaryView } from '../ports/wiki-queries.js';
 import type { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
 
 /**
@@ -46,6 +46,28 @@ export class InMemoryWikiQueries extends WikiQueries {
 
   async children(id: number): Promise<WikiSummaryView[]> {
     return byTitle(this.wikis.liveStates().filter((s) => s.parentId === id)).map(summaryOf);
+  }
+
+  async byRefs(refs: readonly WikiRef[]): Promise<WikiSummaryView[]> {
+    const live = this.wikis.liveStates();
+    return refs.flatMap((r) => {
+      const page = live.find((s) => s.namespace === r.namespace && s.title === r.title);
+      return page ? [summaryOf(page)] : [];
+    });
+  }
+
+  async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
+    const byEditor = new Map<number, { userId: number; revisions: number; firstRevisionid: number }>();
+    for (const { state, editorId } of this.wikis.revisionsWithEditors(id)) {
+      if (state.revisionid > upToRevisionid) continue;
+      const entry = byEditor.get(editorId) ?? { userId: editorId, revisions: 0, firstRevisionid: state.revisionid };
+      entry.revisions += 1;
+      entry.firstRevisionid = Math.min(entry.firstRevisionid, state.revisionid);
+      byEditor.set(editorId, entry);
+    }
+    const all = [...byEditor.values()];
+    const creator = Math.min(...all.map((c) => c.firstRevisionid));
+    return all.sort((a, b) => Number(b.firstRevisionid === creator) - Number(a.firstRevisionid === creator) || b.revisions - a.revisions || a.firstRevisionid - b.firstRevisionid);
   }
 }
 

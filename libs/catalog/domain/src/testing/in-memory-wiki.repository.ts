@@ -1,4 +1,4 @@
-import { WikiPage, type Namespace, type WikiId, type WikiState } from '../model/wiki-page.js';
+import { WikiPage, type Namespace, type WikiId, type WikiRef, type WikiState } from '../model/wiki-page.js';
 import { WikiRepository } from '../ports/wiki.repository.js';
 
 /** One stored revision of a page: its state as saved, who made it and when. */
@@ -73,6 +73,13 @@ export class InMemoryWikiRepository extends WikiRepository {
     return this.live().filter((s) => s.parentId === id).length;
   }
 
+  /** In the order of `refs`, each once. */
+  async existing(refs: readonly WikiRef[]): Promise<WikiRef[]> {
+    const live = this.live();
+    const found = refs.filter((r) => live.some((s) => s.namespace === r.namespace && s.title === r.title));
+    return found.filter((r, i) => found.findIndex((o) => o.namespace === r.namespace && o.title === r.title) === i).map((r) => ({ namespace: r.namespace, title: r.title }));
+  }
+
   // --- Test helpers (not part of the port) ---
 
   /** Every stored page (deleted ones too), in id order. */
@@ -89,6 +96,11 @@ export class InMemoryWikiRepository extends WikiRepository {
   /** The states of every live page, in id order (copies). */
   liveStates(): WikiState[] {
     return this.live().map(copyWikiState);
+  }
+
+  /** Every stored revision of a page, oldest first. */
+  revisionsWithEditors(id: number): StoredWikiRevision[] {
+    return this.revisionsOf(id).map((revisionid) => this.revision(id, revisionid)!);
   }
 
   /** The revision ids stored for a page, oldest first. */
@@ -124,6 +136,7 @@ export function copyWikiState(state: WikiState): WikiState {
     ...state,
     flags: [...state.flags],
     info: state.info.map((row) => ({ ...row })),
+    related: state.related.map((ref) => ({ ...ref })),
     createdAt: new Date(state.createdAt),
     modifiedAt: new Date(state.modifiedAt),
     deletedAt: state.deletedAt === null ? null : new Date(state.deletedAt),

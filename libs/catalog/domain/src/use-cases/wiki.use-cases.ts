@@ -1,6 +1,6 @@
 import type { Clock, UnitOfWork } from '@rc/shared-kernel';
 import { InvalidWikiError, WikiEditorRequiredError, WikiNotFoundError, WikiRevisionNotFoundError } from '../catalog.errors.js';
-import { checkTitle, NAMESPACES, WikiPage, type Namespace, type WikiEditor, type WikiInput } from '../model/wiki-page.js';
+import { checkTitle, NAMESPACES, WikiPage, type Namespace, type WikiEditor, type WikiInput, type WikiRef } from '../model/wiki-page.js';
 import type { WikiRepository, WikiTags } from '../ports/wiki.repository.js';
 
 export interface WikiDeps {
@@ -26,6 +26,18 @@ async function resolveParent(deps: WikiDeps, parent: unknown): Promise<number | 
   return id;
 }
 
+/** Pages newly named as related must exist (ones kept from before may since have gone: reads leave them out). */
+async function assertRelatedExist(deps: WikiDeps, related: readonly WikiRef[], before: readonly WikiRef[]): Promise<void> {
+  const same = (a: WikiRef) => (b: WikiRef) => a.namespace === b.namespace && a.title === b.title;
+  const added = related.filter((r) => !before.some(same(r)));
+  if (!added.length) return;
+  const existing = await deps.wikis.existing(added);
+  const missing = added.filter((r) => !existing.some(same(r)));
+  if (missing.length) {
+    throw new InvalidWikiError(missing.map((r) => ({ field: 'related', message: `no ${r.namespace} page '${r.title}'`, index: related.findIndex(same(r)) })));
+  }
+}
+
 async function load(deps: WikiDeps, namespace: Namespace, rawTitle: string, forUpdate: boolean): Promise<WikiPage> {
   const { title } = checkTitle(rawTitle);
   const page = title ? await deps.wikis.findByTitle(namespace, title, forUpdate) : null;
@@ -43,6 +55,7 @@ export class CreateWiki {
       const page = WikiPage.create(await this.deps.wikis.nextId(), input.editor, input.fields, parentId, this.deps.clock.now());
       const existing = await this.deps.wikis.findByTitle(page.state.namespace, page.state.title);
       if (existing && !existing.isDeleted) throw new InvalidWikiError([{ field: 'title', message: `a ${page.state.namespace} page titled '${page.state.title}' exists` }]);
+      await assertRelatedExist(this.deps, page.state.related, []);
       await this.deps.wikis.save(page);
       return page;
     });
@@ -61,7 +74,9 @@ export class EditWiki {
       if (parentId !== undefined && parentId !== null && (await this.deps.wikis.isInSubtree(page.id, parentId))) {
         throw new InvalidWikiError([{ field: 'parent', message: 'a category cannot move under itself or one of its descendants' }]);
       }
+      const relatedBefore = page.state.related;
       page.edit(input.editor, input.fields, parentId, this.deps.clock.now());
+      await assertRelatedExist(this.deps, page.state.related, relatedBefore);
       await this.deps.wikis.save(page);
       return page;
     });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiQueries, type CategoryNode, type Namespace, type WikiSummaryView } from '@rc/catalog-domain';
+import { WikiQueries, type CategoryNode, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView } from '@rc/catalog-domain';
 import type { Page } from '@rc/shared-kernel';
 
 const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
@@ -75,5 +75,28 @@ export class MikroOrmWikiQueries extends WikiQueries {
   async children(id: number): Promise<WikiSummaryView[]> {
     const rows = await this.em.execute<SummaryRow[]>(`SELECT ${SUMMARY} FROM wiki_pages w WHERE w.parent_id = ? AND w.deleted_at IS NULL ORDER BY w.title`, [id]);
     return rows.map(view);
+  }
+
+  async byRefs(refs: readonly WikiRef[]): Promise<WikiSummaryView[]> {
+    if (!refs.length) return [];
+    // The references travel as one JSON parameter; the unique index on live titles gives at most one page each.
+    const rows = await this.em.execute<SummaryRow[]>(
+      `SELECT ${SUMMARY} FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS r(item, ord)
+         JOIN wiki_pages w ON w.namespace = r.item->>'namespace' AND w.title = r.item->>'title' AND w.deleted_at IS NULL
+        ORDER BY r.ord`,
+      [JSON.stringify(refs.map((r) => ({ namespace: r.namespace, title: r.title })))],
+    );
+    return rows.map(view);
+  }
+
+  async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
+    const rows = await this.em.execute<{ editor_id: number; revisions: number; first_revisionid: number }[]>(
+      `SELECT editor_id, count(*)::int AS revisions, min(revisionid) AS first_revisionid
+         FROM wiki_revisions WHERE wiki_id = ? AND revisionid <= ?
+        GROUP BY editor_id
+        ORDER BY min(revisionid) = (SELECT min(revisionid) FROM wiki_revisions WHERE wiki_id = ?) DESC, count(*) DESC, min(revisionid)`,
+      [id, upToRevisionid, id],
+    );
+    return rows.map((r) => ({ userId: r.editor_id, revisions: r.revisions, firstRevisionid: r.first_revisionid }));
   }
 }

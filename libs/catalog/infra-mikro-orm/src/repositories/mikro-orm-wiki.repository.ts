@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiPage, WikiRepository, WikiTags, type Namespace, type WikiId, type WikiState } from '@rc/catalog-domain';
+import { WikiPage, WikiRepository, WikiTags, type Namespace, type WikiId, type WikiRef, type WikiState } from '@rc/catalog-domain';
 
 export const WIKI_COLUMNS = `id, namespace, title, display_title, parent_id, description, contents, image_id, flags, info,
-  revisionid, author_id, langid, created_at, modified_at, deleted_at`;
+  revisionid, author_id, langid, created_at, modified_at, deleted_at, related`;
 
 export interface WikiSqlRow {
   id: number;
@@ -21,6 +21,19 @@ export interface WikiSqlRow {
   created_at: Date | string;
   modified_at: Date | string;
   deleted_at: Date | string | null;
+  related: unknown;
+}
+
+/**
+ * Related pages as stored (a jsonb list, whose objects come back with their keys reordered), in
+ * the domain's shape; anything else (a snapshot older than the field) reads as none.
+ */
+export function relatedOf(value: unknown): WikiRef[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((r: unknown) => {
+    const o = r as Partial<WikiRef> | null;
+    return o && typeof o.namespace === 'string' && typeof o.title === 'string' ? [{ namespace: o.namespace, title: o.title }] : [];
+  });
 }
 
 export function wikiStateOf(row: WikiSqlRow): WikiState {
@@ -35,6 +48,7 @@ export function wikiStateOf(row: WikiSqlRow): WikiState {
     imageId: row.image_id,
     flags: row.flags,
     info: Array.isArray(row.info) ? row.info : [],
+    related: relatedOf(row.related),
     revisionid: row.revisionid,
     authorId: row.author_id ?? 0,
     langid: row.langid,
@@ -68,11 +82,29 @@ export class MikroOrmWikiRepository extends WikiRepository {
     const revisionid = (await this.em.execute<{ n: number }[]>(`SELECT nextval('wiki_revision_seq')::int AS n`))[0]!.n;
     const s = page.state;
     await this.em.execute(
-      `INSERT INTO wiki_pages (${WIKI_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO wiki_pages (${WIKI_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb)
        ON CONFLICT (id) DO UPDATE SET display_title = excluded.display_title, parent_id = excluded.parent_id, description = excluded.description,
-         contents = excluded.contents, image_id = excluded.image_id, flags = excluded.flags, info = excluded.info,
+         contents = excluded.contents, image_id = excluded.image_id, flags = excluded.flags, info = excluded.info, related = excluded.related,
          revisionid = excluded.revisionid, modified_at = excluded.modified_at, deleted_at = excluded.deleted_at`,
-      [s.id, s.namespace, s.title, s.displayTitle, s.parentId, s.description, s.contents, s.imageId, JSON.stringify(s.flags), JSON.stringify(s.info), revisionid, s.authorId, s.langid, s.createdAt, s.modifiedAt, s.deletedAt],
+      [
+        s.id,
+        s.namespace,
+        s.title,
+        s.displayTitle,
+        s.parentId,
+        s.description,
+        s.contents,
+        s.imageId,
+        JSON.stringify(s.flags),
+        JSON.stringify(s.info),
+        revisionid,
+        s.authorId,
+        s.langid,
+        s.createdAt,
+        s.modifiedAt,
+        s.deletedAt,
+        JSON.stringify(s.related),
+      ],
     );
     page.markStored(revisionid);
     await this.em.execute('INSERT INTO wiki_revisions (wiki_id, revisionid, snapshot, editor_id, created_at) VALUES (?, ?, ?::jsonb, ?, ?)', [
@@ -90,6 +122,7 @@ export class MikroOrmWikiRepository extends WikiRepository {
     const s = row.snapshot;
     return {
       ...(s as unknown as WikiState),
+      related: relatedOf(s['related']),
       createdAt: new Date(s['createdAt'] as string),
       modifiedAt: new Date(s['modifiedAt'] as string),
       deletedAt: s['deletedAt'] ? new Date(s['deletedAt'] as string) : null,
@@ -116,6 +149,20 @@ export class MikroOrmWikiRepository extends WikiRepository {
 
   async liveChildren(id: WikiId): Promise<number> {
     return (await this.em.execute<{ n: number }[]>('SELECT count(*)::int AS n FROM wiki_pages WHERE parent_id = ? AND deleted_at IS NULL', [id]))[0]!.n;
+  }
+
+  async existing(refs: readonly WikiRef[]): Promise<WikiRef[]> {
+    if (!refs.length) return [];
+    // The list travels as one JSON parameter (an array parameter would be expanded into a list).
+    const rows = await this.em.execute<{ namespace: Namespace; title: string }[]>(
+      `SELECT r.item->>'namespace' AS namespace, r.item->>'title' AS title FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS r(item, ord)
+        WHERE EXISTS (SELECT 1 FROM wiki_pages w WHERE w.namespace = r.item->>'namespace' AND w.title = r.item->>'title' AND w.deleted_at IS NULL)
+        ORDER BY r.ord`,
+      [JSON.stringify(refs.map((r) => ({ namespace: r.namespace, title: r.title })))],
+    );
+    const out: WikiRef[] = [];
+    for (const row of rows) if (!out.some((r) => r.namespace === row.namespace && r.title === row.title)) out.push({ namespace: row.namespace, title: row.title });
+    return out;
   }
 }
 

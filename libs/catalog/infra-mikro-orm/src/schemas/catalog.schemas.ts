@@ -12,6 +12,8 @@ export interface WikiPageRow {
   imageId: number | null;
   flags: string[];
   info: unknown;
+  /** Related pages: `[{namespace, title}]`. */
+  related: unknown;
   revisionid: number;
   authorId: number | null;
   langid: string;
@@ -37,6 +39,7 @@ export const WikiPageSchema = new EntitySchema<WikiPageRow>({
     imageId: { type: 'integer', nullable: true, fieldName: 'image_id' },
     flags: { type: 'text[]' },
     info: { type: 'jsonb' },
+    related: { type: 'jsonb' },
     revisionid: { type: 'integer' },
     authorId: { type: 'integer', nullable: true, fieldName: 'author_id' },
     langid: { type: 'string', length: 2 },

@@ -1,0 +1,73 @@
+import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import type { Namespace, WikiEditor, WikiInput, WikiPage } from '../model/wiki-page.js';
+import { CreateWiki, DeleteWiki, EditWiki, RevertWiki, TagWiki, ViewWiki, type WikiDeps } from '../use-cases/wiki.use-cases.js';
+import { InMemoryWikiQueries } from './in-memory-wiki-queries.js';
+import { InMemoryWikiTags } from './in-memory-wiki-tags.js';
+import { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
+
+/** The editors the helpers act as. */
+export const wikiAdmin: WikiEditor = { userId: 1, isAdmin: true };
+export const otherAdmin: WikiEditor = { userId: 2, isAdmin: true };
+export const wikiUser: WikiEditor = { userId: 3, isAdmin: false };
+
+export interface CatalogTestBedOptions {
+  /** Start time of the FixedClock (default 2026-01-01T00:00:00Z). */
+  readonly now?: Date | string;
+}
+
+/** Every fake and every use case of the catalog context, wired together, with helpers that write as an Admin. */
+export function catalogTestBed(options: CatalogTestBedOptions = {}) {
+  const clock = new FixedClock(options.now);
+  const uow = new ImmediateUnitOfWork();
+  const wikis = new InMemoryWikiRepository();
+  const queries = new InMemoryWikiQueries(wikis);
+  const tags = new InMemoryWikiTags();
+  const deps: WikiDeps = { wikis, clock, uow };
+
+  const bed = {
+    clock,
+    uow,
+    wikis,
+    queries,
+    tags,
+    deps,
+    createWiki: new CreateWiki(deps),
+    editWiki: new EditWiki(deps),
+    deleteWiki: new DeleteWiki(deps),
+    revertWiki: new RevertWiki(deps),
+    viewWiki: new ViewWiki(wikis),
+    tagWiki: new TagWiki(wikis, tags, clock),
+
+    /** Creates a page as an Admin. */
+    page(namespace: Namespace, title: string, fields: WikiInput = {}, editor: WikiEditor = wikiAdmin): Promise<WikiPage> {
+      return bed.createWiki.execute({ editor, fields: { namespace, title, ...fields } });
+    },
+
+    /** Creates a CATEGORY page under `parent` (a root when null). */
+    category(title: string, parent: string | null = null, fields: WikiInput = {}): Promise<WikiPage> {
+      return bed.page('CATEGORY', title, { parent, ...fields });
+    },
+
+    /** Creates categories along a path, each under the previous one; returns them top first. */
+    async chain(...titles: string[]): Promise<WikiPage[]> {
+      const out: WikiPage[] = [];
+      for (const title of titles) out.push(await bed.category(title, out.at(-1)?.state.title ?? null));
+      return out;
+    },
+
+    /** Edits the current revision of a page (read first, so never stale). */
+    async edit(namespace: Namespace, title: string, fields: WikiInput, editor: WikiEditor = wikiAdmin): Promise<WikiPage> {
+      const current = await bed.viewWiki.execute({ namespace, title });
+      return bed.editWiki.execute({ editor, namespace, title, revisionid: current.state.revisionid, fields });
+    },
+
+    /** Deletes the current revision of a page. */
+    async remove(namespace: Namespace, title: string, editor: WikiEditor = wikiAdmin): Promise<void> {
+      const current = await bed.viewWiki.execute({ namespace, title });
+      await bed.deleteWiki.execute({ editor, namespace, title, revisionid: current.state.revisionid });
+    },
+  };
+  return bed;
+}
+
+export type CatalogTestBed = ReturnType<typeof catalogTestBed>;

@@ -1,0 +1,5 @@
+export * from './in-memory-wiki.repository.js';
+export * from './in-memory-wiki-queries.js';
+export * from './in-memory-wiki-tags.js';
+export * from './catalog-test-bed.js';
+export * from './wiki-port-scenarios.js';

@@ -1,0 +1,267 @@
+import type { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import type { UnitOfWork } from '@rc/shared-kernel';
+import type { Namespace, WikiEditor, WikiInput, WikiPage, WikiRef } from '../model/wiki-page.js';
+import type { WikiQueries } from '../ports/wiki-queries.js';
+import type { WikiRepository, WikiTags } from '../ports/wiki.repository.js';
+import { CreateWiki, DeleteWiki, EditWiki, type WikiDeps } from '../use-cases/wiki.use-cases.js';
+
+/** The ports a scenario runs against: the in-memory fakes, or the SQL adapters on a fresh database. */
+export interface WikiPortsUnderTest {
+  readonly wikis: WikiRepository;
+  readonly queries: WikiQueries;
+  readonly tags: WikiTags;
+  readonly clock: FixedClock;
+  readonly uow: UnitOfWork | ImmediateUnitOfWork;
+}
+
+/**
+ * One behaviour of the catalog ports, written once and run against both implementations with the
+ * same expected observation, so the fakes the domain tests use are held to what the SQL adapters
+ * do. Observations never hold raw ids or revision ids (sequences differ between runs): only titles,
+ * counts, booleans and orders.
+ */
+export interface WikiPortScenario {
+  readonly name: string;
+  run(ports: WikiPortsUnderTest): Promise<unknown>;
+  readonly expected: unknown;
+}
+
+const ADMIN: WikiEditor = { userId: 1, isAdmin: true };
+const OTHER: WikiEditor = { userId: 2, isAdmin: true };
+
+function helpers(ports: WikiPortsUnderTest) {
+  const deps: WikiDeps = { wikis: ports.wikis, clock: ports.clock, uow: ports.uow };
+  const create = new CreateWiki(deps);
+  const edit = new EditWiki(deps);
+  const remove = new DeleteWiki(deps);
+  const h = {
+    page: (namespace: Namespace, title: string, fields: WikiInput = {}, editor = ADMIN) => create.execute({ editor, fields: { namespace, title, ...fields } }),
+    category: (title: string, parent: string | null = null) => h.page('CATEGORY', title, { parent }),
+    edit: async (page: WikiPage, fields: WikiInput, editor = ADMIN) => {
+      const current = (await ports.wikis.findByTitle(page.state.namespace, page.state.title))!;
+      return edit.execute({ editor, namespace: page.state.namespace, title: page.state.title, revisionid: current.state.revisionid, fields });
+    },
+    remove: async (page: WikiPage) => {
+      const current = (await ports.wikis.findByTitle(page.state.namespace, page.state.title))!;
+      await remove.execute({ editor: ADMIN, namespace: page.state.namespace, title: page.state.title, revisionid: current.state.revisionid });
+    },
+  };
+  return h;
+}
+
+const titles = (rows: readonly { title: string }[]) => rows.map((r) => r.title);
+const page = { limit: 20, offset: 0 };
+
+export const WIKI_PORT_SCENARIOS: readonly WikiPortScenario[] = [
+  {
+    name: 'findByTitle answers the live page, else the latest deleted one, and nothing for other namespaces',
+    async run(ports) {
+      const h = helpers(ports);
+      const first = await h.page('WIKI', 'Alpha', { contents: 'one' });
+      await h.remove(first);
+      const second = await h.page('WIKI', 'Alpha', { contents: 'two' });
+      const live = await ports.wikis.findByTitle('WIKI', 'Alpha');
+      await h.remove(second);
+      const latestDeleted = await ports.wikis.findByTitle('WIKI', 'Alpha', true);
+      return {
+        live: { isSecond: live?.id === second.id, contents: live?.state.contents, deleted: live?.isDeleted },
+        afterBothDeleted: { isSecond: latestDeleted?.id === second.id, deleted: latestDeleted?.isDeleted },
+        otherNamespace: await ports.wikis.findByTitle('INFO', 'Alpha'),
+        caseMatters: await ports.wikis.findByTitle('WIKI', 'alpha'),
+      };
+    },
+    expected: {
+      live: { isSecond: true, contents: 'two', deleted: false },
+      afterBothDeleted: { isSecond: true, deleted: true },
+      otherNamespace: null,
+      caseMatters: null,
+    },
+  },
+  {
+    name: 'save stores a new, increasing revision with a snapshot; a no-op edit stores nothing, even after a round trip of related pages and info rows',
+    async run(ports) {
+      const h = helpers(ports);
+      await h.page('WIKI', 'Target');
+      const created = await h.page('WIKI', 'Versioned', { contents: 'v1', info: [{ name: 'Model', value: 'A1' }], related: ['Target'] });
+      const r1 = created.state.revisionid;
+      const edited = await h.edit(created, { contents: 'v2' });
+      const r2 = edited.state.revisionid;
+      const same = await h.edit(created, { contents: 'v2', info: [{ name: 'Model', value: 'A1' }], related: [{ namespace: 'WIKI', title: 'Target' }] });
+      const first = await ports.wikis.snapshot(created.id, r1);
+      const other = await h.page('WIKI', 'Unrelated');
+      return {
+        increasing: r1 > 0 && r2 > r1,
+        noOpKeepsRevision: same.state.revisionid === r2,
+        firstSnapshot: { contents: first?.contents, info: first?.info, related: first?.related, revisionid: first?.revisionid === r1 },
+        unknownRevision: await ports.wikis.snapshot(created.id, r2 + 1000),
+        revisionOfAnotherPage: await ports.wikis.snapshot(other.id, r1),
+      };
+    },
+    expected: {
+      increasing: true,
+      noOpKeepsRevision: true,
+      firstSnapshot: { contents: 'v1', info: [{ name: 'Model', value: 'A1' }], related: [{ namespace: 'WIKI', title: 'Target' }], revisionid: true },
+      unknownRevision: null,
+      revisionOfAnotherPage: null,
+    },
+  },
+  {
+    // Titles whose order is the same under any collation (the fake compares code units).
+    name: 'the category tree, ancestors (closest first), children and leaves leave deleted pages out',
+    async run(ports) {
+      const h = helpers(ports);
+      await h.category('Electronics');
+      await h.category('Phone', 'Electronics');
+      const smartphone = await h.category('Smartphone', 'Phone');
+      await h.category('Smartphone 12', 'Smartphone');
+      const gone = await h.category('Pager', 'Phone');
+      await h.category('Appliance');
+      await h.page('WIKI', 'Not A Category');
+      await h.remove(gone);
+      const tree = await ports.queries.categoryTree();
+      const title = (id: number | null) => tree.find((n) => n.id === id)?.title ?? null;
+      return {
+        tree: tree.map((n) => [n.title, title(n.parentId)]),
+        ancestors: titles(await ports.queries.ancestors(smartphone.id)),
+        children: titles(await ports.queries.children((await ports.wikis.findByTitle('CATEGORY', 'Phone'))!.id)),
+        leaves: titles(await ports.queries.list('CATEGORY', page, { leavesOnly: true })),
+      };
+    },
+    expected: {
+      tree: [
+        ['Appliance', null],
+        ['Electronics', null],
+        ['Phone', 'Electronics'],
+        ['Smartphone', 'Phone'],
+        ['Smartphone 12', 'Smartphone'],
+      ],
+      ancestors: ['Phone', 'Electronics'],
+      children: ['Smartphone'],
+      leaves: ['Appliance', 'Smartphone 12'],
+    },
+  },
+  {
+    name: 'lists are ordered by title and paged; with modifiedSince only newer pages, newest first',
+    async run(ports) {
+      const h = helpers(ports);
+      for (const t of ['Delta', 'Alpha', 'Charlie']) await h.page('INFO', t);
+      const since = ports.clock.now();
+      ports.clock.advance(60_000);
+      await h.page('INFO', 'Bravo');
+      ports.clock.advance(60_000);
+      await h.edit((await ports.wikis.findByTitle('INFO', 'Delta'))!, { contents: 'changed' });
+      await h.page('WIKI', 'Elsewhere');
+      const list = await ports.queries.list('INFO', page, {});
+      return {
+        all: titles(list),
+        paged: titles(await ports.queries.list('INFO', { limit: 2, offset: 1 }, {})),
+        since: titles(await ports.queries.list('INFO', page, { modifiedSince: new Date(since.getTime() + 1) })),
+        summary: list.map((s) => ({ namespace: s.namespace, langid: s.langid, authorId: s.authorId, displayTitle: s.displayTitle })).at(0),
+      };
+    },
+    expected: {
+      all: ['Alpha', 'Bravo', 'Charlie', 'Delta'],
+      paged: ['Bravo', 'Charlie'],
+      since: ['Delta', 'Bravo'],
+      summary: { namespace: 'INFO', langid: 'en', authorId: 1, displayTitle: 'Alpha' },
+    },
+  },
+  {
+    name: 'categoryId, isInSubtree and liveChildren answer from live pages (and the parent chain)',
+    async run(ports) {
+      const h = helpers(ports);
+      const [a, b, c] = [await h.category('A'), await h.category('B', 'A'), await h.category('C', 'B')];
+      const d = await h.category('D', 'A');
+      await h.page('WIKI', 'W');
+      await h.remove(d);
+      return {
+        categoryIdOfC: (await ports.wikis.categoryId('C')) === c.id,
+        wikiTitle: await ports.wikis.categoryId('W'),
+        deleted: await ports.wikis.categoryId('D'),
+        cUnderA: await ports.wikis.isInSubtree(a.id, c.id),
+        aUnderC: await ports.wikis.isInSubtree(c.id, a.id),
+        self: await ports.wikis.isInSubtree(b.id, b.id),
+        childrenOfA: await ports.wikis.liveChildren(a.id),
+        childrenOfC: await ports.wikis.liveChildren(c.id),
+      };
+    },
+    expected: { categoryIdOfC: true, wikiTitle: null, deleted: null, cUnderA: true, aUnderC: false, self: true, childrenOfA: 1, childrenOfC: 0 },
+  },
+  {
+    name: 'existing and byRefs keep the order asked for and leave out deleted and unknown pages',
+    async run(ports) {
+      const h = helpers(ports);
+      await h.page('WIKI', 'Kept');
+      await h.page('ITEM', 'Spudger');
+      await h.category('Phone');
+      await h.remove(await h.page('WIKI', 'Gone'));
+      const refs: WikiRef[] = [
+        { namespace: 'ITEM', title: 'Spudger' },
+        { namespace: 'WIKI', title: 'Gone' },
+        { namespace: 'WIKI', title: 'Nowhere' },
+        { namespace: 'CATEGORY', title: 'Phone' },
+        { namespace: 'WIKI', title: 'Phone' },
+        { namespace: 'WIKI', title: 'Kept' },
+      ];
+      return {
+        existing: await ports.wikis.existing(refs),
+        byRefs: (await ports.queries.byRefs(refs)).map((s) => `${s.namespace}:${s.title}`),
+        none: [await ports.wikis.existing([]), await ports.queries.byRefs([])],
+      };
+    },
+    expected: {
+      existing: [
+        { namespace: 'ITEM', title: 'Spudger' },
+        { namespace: 'CATEGORY', title: 'Phone' },
+        { namespace: 'WIKI', title: 'Kept' },
+      ],
+      byRefs: ['ITEM:Spudger', 'CATEGORY:Phone', 'WIKI:Kept'],
+      none: [[], []],
+    },
+  },
+  {
+    name: 'contributors: the creator first, then by revisions, then by first revision, counted up to the revision read',
+    async run(ports) {
+      const h = helpers(ports);
+      const created = await h.page('WIKI', 'Shared', { contents: 'by admin' });
+      await h.edit(created, { contents: 'other 1' }, OTHER);
+      await h.edit(created, { contents: 'other 2' }, OTHER);
+      const third = await h.edit(created, { contents: 'admin again' });
+      await h.edit(created, { contents: 'third person' }, { userId: 7, isAdmin: true });
+      await h.edit(created, { contents: 'fourth person' }, { userId: 8, isAdmin: true });
+      const now = (await ports.wikis.findByTitle('WIKI', 'Shared'))!;
+      const shape = (rows: { userId: number; revisions: number; firstRevisionid: number }[]) => rows.map((r) => [r.userId, r.revisions, r.firstRevisionid >= created.state.revisionid]);
+      return {
+        current: shape(await ports.queries.contributors(now.id, now.state.revisionid)),
+        atThird: shape(await ports.queries.contributors(now.id, third.state.revisionid)),
+        atFirst: shape(await ports.queries.contributors(now.id, created.state.revisionid)),
+      };
+    },
+    expected: {
+      current: [
+        [1, 2, true],
+        [2, 2, true],
+        [7, 1, true],
+        [8, 1, true],
+      ],
+      atThird: [
+        [1, 2, true],
+        [2, 2, true],
+      ],
+      atFirst: [[1, 1, true]],
+    },
+  },
+  {
+    name: 'tags: each once, listed alphabetically, removal says whether there was one',
+    async run(ports) {
+      const h = helpers(ports);
+      const p = await h.page('WIKI', 'Tagged');
+      const at = ports.clock.now();
+      const added = [await ports.tags.add(p.id, 'battery', at), await ports.tags.add(p.id, 'Apple', at), await ports.tags.add(p.id, 'battery', at)];
+      const listed = await ports.tags.list(p.id);
+      const removed = [await ports.tags.remove(p.id, 'battery'), await ports.tags.remove(p.id, 'battery')];
+      return { added, listed, removed, after: await ports.tags.list(p.id) };
+    },
+    expected: { added: [true, true, false], listed: ['Apple', 'battery'], removed: [true, false], after: ['Apple'] },
+  },
+];
