@@ -1,15 +1,20 @@
 import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import { GetUsers, type Principal, type UserId } from '@rc/identity-domain';
 import type { AppConfig } from '../config/config.js';
+import type { UserStanding, UserStandings } from '../people/user-standings.js';
 import { presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
 
 export function editorOf(principal: Principal | null): Editor | null {
   return principal ? { userId: principal.userId, isAdmin: principal.role === 'Admin' } : null;
 }
 
+/** What the guide presenter needs, with the authors' standing (reputation, team ids) by user id. */
+export type ReaderContext = PresentationContext & { readonly standings: Map<number, UserStanding> };
+
 /**
  * Builds guide bodies for a viewer in a constant number of queries, whatever the number of steps
- * or prerequisites: the guide and its steps, the prerequisites and theirs, the authors, the marks.
+ * or prerequisites: the guide and its steps, the prerequisites and theirs, the authors (with
+ * their standing, one batch for all of them), the marks.
  */
 export class GuideReader {
   constructor(
@@ -19,6 +24,8 @@ export class GuideReader {
     private readonly users: GetUsers,
     private readonly renderer: WikiRenderer,
     private readonly config: AppConfig,
+    /** The authors' standing; without it, authors show none. */
+    private readonly standings?: UserStandings,
   ) {}
 
   /** The guide as the viewer may see it now (the domain's visibility rules apply). */
@@ -37,7 +44,7 @@ export class GuideReader {
     const prerequisites = await this.queries.byIdsIncludingPrivate(guide.state.prerequisites);
     const visible = prerequisites.filter((p) => p.isPublic || (editor && (editor.isAdmin || editor.userId === p.authorId)));
     const inlined = inlinePrerequisites && visible.length ? await this.guides.findMany(visible.map((p) => p.guideid)) : [];
-    const ctx = await this.context([guide.state.authorId, ...visible.map((p) => p.authorId)]);
+    const ctx = await this.context([guide.state.authorId, ...visible.map((p) => p.authorId)], { standings: true });
     const marks = viewer ? await this.queries.marksOf(viewer.userId, [guide.id]) : null;
     return presentGuide(guide, ctx, {
       prerequisites: visible,
@@ -61,8 +68,16 @@ export class GuideReader {
     return rows.map((r) => ({ date: Math.floor(r.date.getTime() / 1000), guide: presentSummary(r.guide, ctx) }));
   }
 
-  private async context(authorIds: number[]): Promise<PresentationContext> {
-    const authors = authorIds.length ? await this.users.execute(authorIds as UserId[]) : new Map();
-    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors };
+  /**
+   * The authors in one lookup and, for bodies that embed author objects (UserSummary), their
+   * standing in one batch alongside it. Summaries show only `userid` and `username`.
+   */
+  private async context(authorIds: number[], options: { standings?: boolean } = {}): Promise<ReaderContext> {
+    const ids = [...new Set(authorIds)] as UserId[];
+    const [authors, standings] = await Promise.all([
+      ids.length ? this.users.execute(ids) : new Map<number, never>(),
+      ids.length && options.standings && this.standings ? this.standings.of(ids) : new Map<number, UserStanding>(),
+    ]);
+    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, standings };
   }
 }

@@ -4,7 +4,7 @@ import { GetUser, LogIn, LogOut, type Principal } from '@rc/identity-domain';
 import { ClientAddress, CurrentPrincipal, Endpoint, type ApiRequest } from '../http/route-needs.js';
 import { LoginRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto, UserResponseDto } from './dto/user.response.dto.js';
-import { presentUser } from './user.presenter.js';
+import { UserViews } from './user-views.js';
 
 @ApiTags('Authentication')
 @Controller('user')
@@ -13,6 +13,7 @@ export class AuthController {
     private readonly logIn: LogIn,
     private readonly logOut: LogOut,
     private readonly getUser: GetUser,
+    private readonly views: UserViews,
   ) {}
 
   @Post('token')
@@ -27,7 +28,7 @@ export class AuthController {
   @ApiCreatedResponse({ type: AuthenticatedUserResponseDto })
   async createToken(@Body() body: LoginRequestDto, @ClientAddress() clientAddress: string): Promise<AuthenticatedUserResponseDto> {
     const { user, token } = await this.logIn.execute({ email: body.email, password: body.password, clientAddress });
-    return { ...presentUser(user, { self: true }), authToken: token };
+    return { ...(await this.views.info(user, { self: true })), authToken: token };
   }
 
   @Delete('token')
@@ -47,6 +48,6 @@ export class AuthController {
   @ApiOkResponse({ type: AuthenticatedUserResponseDto })
   async current(@CurrentPrincipal() principal: Principal, @Req() req: ApiRequest): Promise<UserResponseDto> {
     const user = await this.getUser.execute(principal.userId);
-    return { ...presentUser(user, { self: true }), authToken: req.authToken! } as AuthenticatedUserResponseDto;
+    return { ...(await this.views.info(user, { self: true })), authToken: req.authToken! } as AuthenticatedUserResponseDto;
   }
 }

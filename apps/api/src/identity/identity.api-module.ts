@@ -8,11 +8,13 @@ import {
   AuthenticateToken,
   ConfirmPasswordReset,
   DEFAULT_IDENTITY_POLICY,
+  EditProfile,
   EnsureAdmin,
   GetUser,
   GetUsers,
   Impersonate,
   ListApps,
+  ListUsers,
   LogIn,
   LogOut,
   Mailer,
@@ -46,8 +48,11 @@ import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { factory, LOGGER } from '../core.module.js';
+import { UserStandings } from '../people/user-standings.js';
 import { AuthController } from './auth.controller.js';
 import { ImpersonationController } from './impersonation.controller.js';
+import { ProfilesController } from './profiles.controller.js';
+import { UserViews } from './user-views.js';
 import { UsersController } from './users.controller.js';
 
 export const IDENTITY_POLICY = Symbol('IdentityPolicy');
@@ -60,7 +65,7 @@ export interface IdentityModuleOptions {
 
 const useCases = [
   LogIn, LogOut, AuthenticateToken, RegisterUser, RequestPasswordReset, ConfirmPasswordReset, Impersonate, GetUser,
-  EnsureAdmin, SetUserRole, VerifyAppId, RegisterApp, ListApps, RevokeApp, GetUsers,
+  EnsureAdmin, SetUserRole, VerifyAppId, RegisterApp, ListApps, RevokeApp, GetUsers, ListUsers, EditProfile,
 ];
 
 /** The identity context's HTTP adapter: ports bound to their MikroORM adapters, use cases built by factories. */
@@ -79,7 +84,7 @@ export class IdentityApiModule {
       module: IdentityApiModule,
       // Other contexts' HTTP modules show authors and members through its use cases (GetUsers).
       global: true,
-      controllers: [AuthController, UsersController, ...(config.impersonation ? [ImpersonationController] : [])],
+      controllers: [AuthController, UsersController, ProfilesController, ...(config.impersonation ? [ImpersonationController] : [])],
       providers: [
         { provide: IDENTITY_POLICY, useValue: policy },
         factory(UserRepository, (orm: MikroORM) => new MikroOrmUserRepository(em(orm)), [MikroORM]),
@@ -121,6 +126,9 @@ export class IdentityApiModule {
         factory(Impersonate, (u: UserRepository, i: TokenIssuer) => new Impersonate(u, i), [UserRepository, TokenIssuer]),
         factory(GetUser, (u: UserRepository) => new GetUser(u), [UserRepository]),
         factory(GetUsers, (u: UserRepository) => new GetUsers(u), [UserRepository]),
+        factory(ListUsers, (u: UserRepository) => new ListUsers(u), [UserRepository]),
+        factory(EditProfile, (u: UserRepository, w: UnitOfWork) => new EditProfile(u, w), [UserRepository, UnitOfWork]),
+        factory(UserViews, (s: UserStandings) => new UserViews(s, config.publicBaseUrl), [UserStandings]),
         factory(
           EnsureAdmin,
           (u: UserRepository, h: PasswordHasher, t: AuthTokenRepository, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, t, c, w),
@@ -132,7 +140,7 @@ export class IdentityApiModule {
         factory(ListApps, (a: AppRegistry) => new ListApps(a), [AppRegistry]),
         factory(RevokeApp, (a: AppRegistry, c: Clock) => new RevokeApp(a, c), [AppRegistry, Clock]),
       ],
-      exports: useCases,
+      exports: [...useCases, UserViews],
     };
   }
 }

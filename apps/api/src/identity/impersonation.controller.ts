@@ -4,13 +4,16 @@ import { Impersonate, type Principal, type UserId } from '@rc/identity-domain';
 import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { ImpersonateRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto } from './dto/user.response.dto.js';
-import { presentUser } from './user.presenter.js';
+import { UserViews } from './user-views.js';
 
 /** Registered only when IMPERSONATION=true; otherwise the path does not exist (404). */
 @ApiTags('Authentication')
 @Controller('user/token/impersonate')
 export class ImpersonationController {
-  constructor(private readonly impersonate: Impersonate) {}
+  constructor(
+    private readonly impersonate: Impersonate,
+    private readonly views: UserViews,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -19,6 +22,6 @@ export class ImpersonationController {
   @ApiCreatedResponse({ type: AuthenticatedUserResponseDto })
   async create(@Body() body: ImpersonateRequestDto, @CurrentPrincipal() actor: Principal): Promise<AuthenticatedUserResponseDto> {
     const { user, token } = await this.impersonate.execute({ actor, userId: body.userid as UserId });
-    return { ...presentUser(user, { self: true }), authToken: token };
+    return { ...(await this.views.info(user, { self: true })), authToken: token };
   }
 }

@@ -1,5 +1,6 @@
 import type { User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
+import { NO_STANDING, type UserStanding } from '../people/user-standings.js';
 
 export interface UserSummaryBody {
   userid: number;
@@ -12,17 +13,21 @@ export interface UserSummaryBody {
   teams: number[];
 }
 
-/** UserSummary (reference §3.2): embedded as guide authors and in user lists. */
-export function presentUserSummary(user: User, baseUrl: string): UserSummaryBody {
+/**
+ * UserSummary (reference §3.2): embedded as guide authors and in user lists, without
+ * `privileges`. Reputation and team ids come from the user's standing in the other contexts
+ * (UserStandings); a user without one shows none.
+ */
+export function presentUserSummary(user: User, baseUrl: string, standing: UserStanding = NO_STANDING): UserSummaryBody {
   return {
     userid: user.id,
     username: user.username,
     unique_username: user.uniqueUsername,
     join_date: toUnixSeconds(user.joinedAt),
     image: null,
-    reputation: 0,
+    reputation: standing.reputation,
     url: `${baseUrl}/User/${user.id}/${encodeURIComponent(user.username).replace(/%20/g, '+')}`,
-    teams: [],
+    teams: [...standing.teams],
   };
 }
 

@@ -1,6 +1,7 @@
 import { privilegesOf, type User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import { renderWiki } from '../markup/render.js';
+import { NO_STANDING, type UserStanding } from '../people/user-standings.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';
 
 export interface UserPresentation {
@@ -8,21 +9,26 @@ export interface UserPresentation {
   readonly self: boolean;
 }
 
-/** The UserInfo body: an explicit whitelist of fields, never the aggregate itself. */
-export function presentUser(user: User, { self }: UserPresentation): UserResponseDto {
+/**
+ * The UserInfo body: an explicit whitelist of fields, never the aggregate itself. Reputation,
+ * badge counts and team ids come from the user's standing in the other contexts (UserStandings);
+ * a user without one shows none.
+ */
+export function presentUser(user: User, { self }: UserPresentation, standing: UserStanding = NO_STANDING): UserResponseDto {
   const privileges = privilegesOf(user.role);
+  const badges = standing.badgeCounts;
   const body: UserResponseDto = {
     userid: user.id,
     username: user.username,
     unique_username: user.uniqueUsername,
     join_date: toUnixSeconds(user.joinedAt),
     image: null,
-    reputation: 0,
-    teams: [],
+    reputation: standing.reputation,
+    teams: [...standing.teams],
     privileges,
     greatest_privilege: privileges[privileges.length - 1]!,
     certification_count: 0,
-    badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
+    badge_counts: { bronze: badges.bronze, silver: badges.silver, gold: badges.gold, total: badges.total },
     summary: user.summary,
     about_raw: user.about || false,
     about_rendered: user.about ? renderWiki(user.about) || false : false,

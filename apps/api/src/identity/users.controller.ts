@@ -4,7 +4,7 @@ import { ConfirmPasswordReset, RegisterUser, RequestPasswordReset, type Principa
 import { ClientAddress, CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { ConfirmResetRequestDto, RegisterRequestDto, ResetPasswordRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto, MessageResponseDto } from './dto/user.response.dto.js';
-import { presentUser } from './user.presenter.js';
+import { UserViews } from './user-views.js';
 
 export const RESET_REQUESTED_MESSAGE = 'If the address has an account, a password reset code has been sent to it.';
 
@@ -15,6 +15,7 @@ export class UsersController {
     private readonly registerUser: RegisterUser,
     private readonly requestReset: RequestPasswordReset,
     private readonly confirmReset: ConfirmPasswordReset,
+    private readonly views: UserViews,
   ) {}
 
   @Post()
@@ -32,7 +33,7 @@ export class UsersController {
       registration: { email: body.email, username: body.username, uniqueUsername: body.unique_username, password: body.password },
       actor,
     });
-    return { ...presentUser(user, { self: true }), authToken: token };
+    return { ...(await this.views.info(user, { self: true })), authToken: token };
   }
 
   @Post('reset_password')

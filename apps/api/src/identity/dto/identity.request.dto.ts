@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ABOUT_MAX_LENGTH, LOCATION_MAX_LENGTH, SUMMARY_MAX_LENGTH, USERNAME_MAX_LENGTH } from '@rc/identity-domain';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 // Bounds here only stop absurd input early; the account rules themselves live in the domain.
 // class-validator checks the decorator nearest the property first: the type comes first.
@@ -63,4 +64,40 @@ export class ImpersonateRequestDto {
   @Max(2_147_483_647)
   @IsInt()
   userid!: number;
+}
+
+/**
+ * PATCH /user: any subset of the profile fields. `null` (or blank text) clears `about`,
+ * `summary` and `location`. Any other field is a 422.
+ */
+export class ProfileEditRequestDto {
+  @ApiPropertyOptional({ example: 'Alice Fixwell', maxLength: USERNAME_MAX_LENGTH, description: 'Display name: trimmed, white space folded' })
+  @IsOptional()
+  @MaxLength(4 * USERNAME_MAX_LENGTH)
+  @IsString()
+  username?: string;
+
+  @ApiPropertyOptional({ example: "I fix '''phones''' and laptops.", maxLength: ABOUT_MAX_LENGTH, type: String, nullable: true, description: 'Wiki markup; shown as `about_raw` and `about_rendered`' })
+  @IsOptional()
+  @MaxLength(4 * ABOUT_MAX_LENGTH)
+  @IsString()
+  about?: string | null;
+
+  @ApiPropertyOptional({ example: 'Phone repair enthusiast', maxLength: SUMMARY_MAX_LENGTH, type: String, nullable: true, description: 'Plain text, one line' })
+  @IsOptional()
+  @MaxLength(4 * SUMMARY_MAX_LENGTH)
+  @IsString()
+  summary?: string | null;
+
+  @ApiPropertyOptional({ example: 'Lyon, France', maxLength: LOCATION_MAX_LENGTH, type: String, nullable: true, description: 'Plain text, one line' })
+  @IsOptional()
+  @MaxLength(4 * LOCATION_MAX_LENGTH)
+  @IsString()
+  location?: string | null;
+
+  @ApiPropertyOptional({ example: 'fr', pattern: '^[a-z]{2}$', description: 'Preferred language: two lower-case letters' })
+  @IsOptional()
+  @MaxLength(16)
+  @IsString()
+  langid?: string;
 }
