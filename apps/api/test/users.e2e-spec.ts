@@ -349,6 +349,19 @@ describe('users over HTTP', () => {
       }
     });
 
+    it('reads the account under a row lock in the transaction that writes it', async () => {
+      const me = await register('lock');
+      const before = statements.length;
+      expect((await patch(me.token, { summary: 'Locked' })).status).toBe(200);
+      const ran = statements.slice(before).map((sql) => sql.trim().toLowerCase());
+      const locked = ran.findIndex((sql) => /^select\b.*\bfrom "?users"?\b.*\bfor update\b/s.test(sql));
+      const begin = ran.findIndex((sql) => sql.startsWith('begin'));
+      const update = ran.findIndex((sql) => /^update "?users"?/.test(sql));
+      const commit = ran.findIndex((sql) => sql.startsWith('commit'));
+      expect(begin).toBeGreaterThanOrEqual(0);
+      expect([begin < locked, locked < update, update < commit]).toEqual([true, true, true]);
+    });
+
     it('applies each edit of a field set as a whole: concurrent edits never mix', async () => {
       const me = await register('whole');
       for (let round = 1; round <= 8; round++) {
@@ -362,6 +375,21 @@ describe('users over HTTP', () => {
         const now = await stored(me.userid);
         expect(edits).toContainEqual({ summary: now['summary'], location: now['location'] });
       }
+    });
+  });
+
+  describe('methods', () => {
+    it('answers other methods on these paths with 405 and the real ones in Allow', async () => {
+      const allow = (res: ApiResponse) => (res.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+      const putUser = await api.request('PUT', '/user', { body: { summary: 'x' } });
+      expect(putUser.status).toBe(405);
+      expect(allow(putUser)).toEqual(expect.arrayContaining(['GET', 'PATCH']));
+      const deleteOne = await api.request('DELETE', '/users/2');
+      expect(deleteOne.status).toBe(405);
+      expect(allow(deleteOne)).toContain('GET');
+      const patchList = await api.request('PATCH', '/users', { body: {} });
+      expect(patchList.status).toBe(405);
+      expect(allow(patchList)).toEqual(expect.arrayContaining(['GET', 'POST']));
     });
   });
 
