@@ -2,6 +2,7 @@ import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideSummaryView, type 
 import type { User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import { presentUserSummary, unknownUserSummary, type UserSummaryBody } from '../identity/user-summary.presenter.js';
+import type { UserStanding } from '../people/user-standings.js';
 
 /** Turns wiki markup into safe HTML (blocks for texts, inline for step lines). */
 export interface WikiRenderer {
@@ -13,6 +14,8 @@ export interface PresentationContext {
   readonly baseUrl: string;
   readonly renderer: WikiRenderer;
   readonly authors: Map<number, User>;
+  /** The authors' reputation, badge counts and teams (absent: authors show none). */
+  readonly standings?: Map<number, UserStanding>;
 }
 
 const IMAGE_SIZES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge'] as const;
@@ -33,7 +36,7 @@ export function guideUrl(id: number, title: string, baseUrl: string): string {
 
 function author(id: number, ctx: PresentationContext): UserSummaryBody {
   const user = ctx.authors.get(id);
-  return user ? presentUserSummary(user, ctx.baseUrl) : unknownUserSummary(id, ctx.baseUrl);
+  return user ? presentUserSummary(user, ctx.baseUrl, ctx.standings?.get(id)) : unknownUserSummary(id, ctx.baseUrl);
 }
 
 const seconds = (date: Date | null): number => (date ? toUnixSeconds(date) : 0);

@@ -37,6 +37,7 @@ import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
 import { ConflictBodies } from '../http/conflict-bodies.js';
 import { GuideReader } from './guide-reader.js';
+import { UserStandings } from '../people/user-standings.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
@@ -83,8 +84,8 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig) => new GuideReader(v, g, q, u, r, c),
-          [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig, s: UserStandings) => new GuideReader(v, g, q, u, r, c, s),
+          [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG, UserStandings],
         ),
       ],
       exports: [GuideReader, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
