@@ -19,6 +19,7 @@ import { CatalogApiModule } from './catalog/catalog.api-module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { wikiRendererFor } from './markup/wiki-renderer.js';
 import { PeopleModule } from './people/user-standings.js';
+import { TeamsApiModule } from './teams/teams.api-module.js';
 import { ReputationApiModule } from './reputation/reputation.api-module.js';
 
 export interface AppModuleOptions {
@@ -56,6 +57,7 @@ export class AppModule {
         guides,
         CatalogApiModule.register(guides),
         SearchApiModule.register(guides),
+        TeamsApiModule,
         ReputationApiModule.register(),
       ],
       providers: [

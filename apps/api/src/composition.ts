@@ -2,7 +2,8 @@ import { catalogMigrations, catalogSchemas } from '@rc/catalog-infra-mikro-orm';
 import { guidesMigrations, guidesSchemas } from '@rc/guides-infra-mikro-orm';
 import { identityMigrations, identitySchemas } from '@rc/identity-infra-mikro-orm';
 import { reputationMigrations, reputationSchemas } from '@rc/reputation-infra-mikro-orm';
+import { teamsMigrations, teamsSchemas } from '@rc/teams-infra-mikro-orm';
 
 /** Every context's schemas and migrations: the one list the ORM, the CLI and the tests use. */
-export const allSchemas = [...identitySchemas, ...catalogSchemas, ...guidesSchemas, ...reputationSchemas];
-export const allMigrations = [...identityMigrations, ...catalogMigrations, ...guidesMigrations, ...reputationMigrations];
+export const allSchemas = [...identitySchemas, ...catalogSchemas, ...guidesSchemas, ...reputationSchemas, ...teamsSchemas];
+export const allMigrations = [...identityMigrations, ...catalogMigrations, ...guidesMigrations, ...reputationMigrations, ...teamsMigrations];

@@ -4,6 +4,7 @@ import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
 import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
 import type { Logger } from 'pino';
+import { loadDemoTeams } from '../teams/teams-demo.js';
 
 /** The demo app id and accounts the README names, so a newcomer can log in with curl. */
 export const DEMO_APP_ID = 'demo-app-id';
@@ -28,6 +29,7 @@ export async function loadDemoData(app: INestApplicationContext, logger: Logger)
   }
   await loadCategories(app, { userId: admin.id, isAdmin: true });
   const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } });
+  await loadDemoTeams(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId });
   logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email), categories: CATEGORIES.length, guides: guides.length }, 'demo data loaded');
   return true;
 }

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { MikroOrmReputationQueries } from '@rc/reputation-infra-mikro-orm';
+import { MikroOrmTeamQueries } from '@rc/teams-infra-mikro-orm';
 
 export interface BadgeCounts {
   readonly bronze: number;
@@ -67,17 +68,11 @@ class ReputationContextStandings extends ReputationStandings {
   }
 }
 
-class NoTeams extends TeamMembershipsOfUsers {
-  async of(): Promise<Map<number, number[]>> {
-    return new Map();
-  }
-}
-
 @Global()
 @Module({
   providers: [
     { provide: ReputationStandings, inject: [MikroORM], useFactory: (orm: MikroORM) => new ReputationContextStandings(new MikroOrmReputationQueries(orm.em)) },
-    { provide: TeamMembershipsOfUsers, useClass: NoTeams },
+    { provide: TeamMembershipsOfUsers, inject: [MikroORM], useFactory: (orm: MikroORM): TeamMembershipsOfUsers => { const teams = new MikroOrmTeamQueries(orm.em); return { of: (userIds) => teams.teamIdsOfUsers(userIds) }; } },
     { provide: UserStandings, inject: [ReputationStandings, TeamMembershipsOfUsers], useFactory: (r: ReputationStandings, t: TeamMembershipsOfUsers) => new UserStandings(r, t) },
   ],
   exports: [UserStandings],
