@@ -47,6 +47,9 @@ const violations: Array<[string, string, string, RegExp]> = [
   ['shared kernel imports a context (a cycle too)', 'libs/shared/kernel/src/probe.ts', "import { User } from '@rc/identity-domain';", /scope:shared" can only depend on libs tagged|Circular dependency between "@rc\/shared-kernel" and "@rc\/identity-domain"/],
   ['infra imports HTTP concerns', 'libs/identity/infra-mikro-orm/src/probe.ts', "import { ApiProperty } from '@nestjs/swagger';", /type:infra" is not allowed to import "@nestjs\/swagger"/],
   ['infra imports validation decorators', 'libs/identity/infra-mikro-orm/src/probe.ts', "import { IsString } from 'class-validator';", /type:infra" is not allowed to import "class-validator"/],
+  ['reputation reads the guides domain (only its published events are allowed)', 'libs/reputation/domain/src/probe.ts', "import { Guide } from '@rc/guides-domain';", /scope:reputation" can only depend on libs tagged with "scope:reputation", "scope:shared", "type:contracts"/],
+  ['reputation infra imports the identity infra', 'libs/reputation/infra-mikro-orm/src/probe.ts', "import { identitySchemas } from '@rc/identity-infra-mikro-orm';", /scope:reputation" can only depend on libs tagged/],
+  ['teams imports reputation', 'libs/teams/domain/src/probe.ts', "import { POINTS } from '@rc/reputation-domain';", /scope:teams" can only depend on libs tagged with "scope:teams", "scope:shared", "type:contracts"/],
   ['a project reached by a relative path', 'libs/identity/domain/src/probe.ts', "import { identitySchemas } from '../../infra-mikro-orm/src/index.js';", /must begin with a npm scope|relative or absolute path/],
 ];
 
@@ -67,6 +70,7 @@ describe('module boundaries (ESLint)', () => {
       "import { User } from '@rc/identity-domain';\nimport { EntitySchema } from '@mikro-orm/core';\nimport { createHash } from 'node:crypto';\nexport const probe = [User, EntitySchema, createHash];",
     ],
     ['domain uses the shared kernel', 'libs/identity/domain/src/probe.ts', "import { Clock } from '@rc/shared-kernel';\nexport const probe = Clock;"],
+    ['reputation uses the events the guides context publishes', 'libs/reputation/domain/src/probe.ts', "import type { GuideEvent } from '@rc/guides-contracts';\nexport type Probe = GuideEvent;"],
   ])('allows: %s', async (_name, file, code) => {
     const result = await lint(file, `${code}\n`);
     expect(result.output).not.toMatch(/rule will be skipped/);
