@@ -319,6 +319,37 @@ describe('teams over HTTP', () => {
     });
   });
 
+  describe('HTTP contract', () => {
+    it('answers 405 with Allow to other methods on team paths', async () => {
+      const patch = await api.request('PATCH', `/teams/${cafe}`, { token: token.alice, body: {} });
+      expect(patch.status).toBe(405);
+      expect(patch.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      const post = await api.request('POST', `/teams/${cafe}/users/${id.alice}`, { token: token.alice });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('DELETE, OPTIONS, PUT');
+    });
+
+    it('ignores an invalid token on the public reads', async () => {
+      expect((await api.request('GET', '/teams', { token: 'not-a-token' })).status).toBe(200);
+      expect((await api.request('GET', `/teams/${cafe}`, { token: 'not-a-token' })).status).toBe(200);
+    });
+
+    it('documents the routes, their security and error responses in OpenAPI', async () => {
+      const doc = (await api.request('GET', '/docs-json')).body as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown>; description?: string }>> };
+      const op = (path: string, method: string) => doc.paths[`/api/2.0${path}`]![method]!;
+      expect(op('/teams', 'get').security).toBeUndefined();
+      expect(Object.keys(op('/teams', 'get').responses).sort()).toEqual(['200', '400']);
+      expect(Object.keys(op('/teams/{teamid}', 'get').responses).sort()).toEqual(['200', '404']);
+      expect(op('/teams', 'post').security).toEqual([{ api: [] }]);
+      expect(Object.keys(op('/teams', 'post').responses).sort()).toEqual(['201', '401', '422']);
+      expect(op('/teams', 'post').description).toMatch(/extension/i);
+      for (const method of ['put', 'delete']) {
+        expect(op('/teams/{teamid}/users/{userid}', method).security).toEqual([{ api: [] }]);
+        expect(Object.keys(op('/teams/{teamid}/users/{userid}', method).responses).sort()).toEqual(['200', '401', '403', '404']);
+      }
+    });
+  });
+
   describe('concurrency', () => {
     it('keeps every one of 20 concurrent joins', async () => {
       const teamId = await newTeam('alice');
