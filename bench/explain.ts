@@ -1,0 +1,108 @@
+// `npm run bench -- --explain`: the SQL the API really runs for its hot reads, captured where it
+// leaves for the server (the `pg` client's query calls, text and parameters) on an in-process
+// instance of the built API, then run again under EXPLAIN (ANALYZE, BUFFERS) on the bench database.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import type { BenchOptions } from './lib/options.js';
+
+interface RunningApi {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+// The built API is loaded at run time (it exists only after `npm run build`), typed by hand here.
+interface ApiModules {
+  startApi(config: unknown, logger: unknown): Promise<RunningApi>;
+  loadConfig(env: Record<string, string>): unknown;
+  createLogger(level: string): unknown;
+}
+
+async function loadApi(): Promise<ApiModules> {
+  const load = (path: string) => import(pathToFileURL(resolve(path)).href) as Promise<Record<string, unknown>>;
+  const [server, config, logger] = await Promise.all([load('apps/api/dist/server.js'), load('apps/api/dist/config/config.js'), load('apps/api/dist/logger.js')]);
+  return { startApi: server['startApi'], loadConfig: config['loadConfig'], createLogger: logger['createLogger'] } as ApiModules;
+}
+
+interface Statement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/** Records every statement any `pg` client of this process sends (the ORM's pool included) until the returned function is called. */
+function captureQueries(onStatement: (statement: Statement) => void): () => void {
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [config, values] = args as [string | { text?: string; values?: unknown[] } | undefined, unknown];
+    const text = typeof config === 'string' ? config : config?.text;
+    if (text) onStatement({ text, values: Array.isArray(values) ? values : typeof config === 'object' ? (config.values ?? []) : [] });
+    return original.apply(this, args);
+  };
+  return () => {
+    prototype.query = original;
+  };
+}
+
+export async function runExplain(url: string, _options: BenchOptions, log: (line: string) => void): Promise<void> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const one = async <T>(sql: string): Promise<T> => (await db.query(sql)).rows[0] as T;
+  const { live } = await one<{ live: number }>('SELECT count(*)::int AS live FROM guides WHERE is_public AND deleted_at IS NULL');
+  const { id } = await one<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id OFFSET (SELECT count(*) / 2 FROM guides) LIMIT 1');
+  const { title } = await one<{ title: string }>(`SELECT title FROM wiki_pages WHERE namespace = 'CATEGORY' AND parent_id IS NOT NULL AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`);
+  const probes = [
+    { label: `GET /guides/${id}`, path: `/guides/${id}` },
+    { label: `GET /guides at offset 90% (${Math.floor(live * 0.9)})`, path: `/guides?limit=20&offset=${Math.floor(live * 0.9)}` },
+    { label: 'GET /categories', path: '/categories' },
+    { label: `GET /wikis/CATEGORY/${title}`, path: `/wikis/CATEGORY/${encodeURIComponent(title.replace(/ /g, '_'))}` },
+    { label: 'GET /search/battery', path: '/search/battery' },
+    { label: 'GET /suggest/bat', path: '/suggest/bat' },
+  ];
+
+  const api = await loadApi();
+  let statements: Statement[] = [];
+  const config = api.loadConfig({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.example' });
+  const running = await api.startApi(config, api.createLogger('silent'));
+  const captured: { label: string; statements: Statement[]; status: number }[] = [];
+  const release = captureQueries((statement) => {
+    if (!/^\s*(begin|commit|rollback|reset|set)\b/i.test(statement.text)) statements.push(statement);
+  });
+  try {
+    for (const probe of probes) {
+      statements = [];
+      await fetch(`${running.url}/api/2.0${probe.path}`).then((res) => res.arrayBuffer()); // warm: first-use queries do not count
+      statements = [];
+      const res = await fetch(`${running.url}/api/2.0${probe.path}`);
+      await res.arrayBuffer();
+      captured.push({ label: probe.label, statements, status: res.status });
+    }
+  } finally {
+    release();
+    await running.close();
+  }
+
+  try {
+    for (const probe of captured) {
+      process.stdout.write(`\n${'='.repeat(100)}\n${probe.label}: ${probe.status}, ${probe.statements.length} statement(s)\n`);
+      for (const { text, values } of probe.statements) {
+        const oneLine = text.replace(/\s+/g, ' ').trim();
+        process.stdout.write(`\n--- ${oneLine.slice(0, 600)}${oneLine.length > 600 ? ' …' : ''}\n`);
+        if (values.length) process.stdout.write(`    parameters: ${JSON.stringify(values).slice(0, 300)}\n`);
+        if (!/^\s*(select|with)\b/i.test(text) || /\bfor (update|share)\b/i.test(text)) {
+          process.stdout.write('(not a read: not explained)\n');
+          continue;
+        }
+        try {
+          const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, [...values]);
+          process.stdout.write(rows.map((r) => r['QUERY PLAN']).join('\n') + '\n');
+        } catch (error) {
+          process.stdout.write(`(could not explain: ${error instanceof Error ? error.message : String(error)})\n`);
+        }
+      }
+    }
+  } finally {
+    await db.end();
+  }
+  log(`\n${captured.length} requests explained`);
+}

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '@rc/shared-infra-mikro-orm';
+
+export interface PostgresServer {
+  /** `embedded` or the host of DATABASE_URL. */
+  readonly description: string;
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+/**
+ * The server of DATABASE_URL when given (the bench creates its own database on it, so the role
+ * needs CREATEDB), otherwise a PostgreSQL embedded with the project's launcher under `dataDir`.
+ */
+export async function openServer(databaseUrl: string | undefined, dataDir: string, log: (line: string) => void): Promise<PostgresServer> {
+  if (databaseUrl) {
+    return { description: `external (${new URL(databaseUrl).host})`, urlFor: (db) => withDatabase(databaseUrl, db), stop: async () => undefined };
+  }
+  const started = Date.now();
+  const server = await startEmbeddedPostgres({ dataDir: resolve(dataDir, 'postgres'), database: 'postgres', onNotice: log });
+  log(`embedded PostgreSQL on port ${server.port} (${Date.now() - started} ms)`);
+  return { description: 'embedded', urlFor: (db) => withDatabase(server.url, db), stop: () => server.stop() };
+}
+
+/** What a database was generated with, kept as the database's comment (read by `--reuse`). */
+export interface DataSetStamp {
+  readonly version: number;
+  readonly scale: number;
+  readonly seed: number;
+  readonly generatedAt?: string;
+  readonly seconds?: number;
+}
+
+async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export function readStamp(server: PostgresServer, database: string): Promise<DataSetStamp | null> {
+  return withClient(server.urlFor('postgres'), async (client) => {
+    const { rows } = await client.query<{ comment: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`, [database]);
+    try {
+      return rows[0]?.comment ? (JSON.parse(rows[0].comment) as DataSetStamp) : null;
+    } catch {
+      return null;
+    }
+  });
+}
+
+export function writeStamp(server: PostgresServer, database: string, stamp: DataSetStamp): Promise<void> {
+  return withClient(server.urlFor('postgres'), async (client) => {
+    await client.query(`COMMENT ON DATABASE "${database.replace(/"/g, '""')}" IS ${client.escapeLiteral(JSON.stringify(stamp))}`);
+  });
+}
+
+/** Drops the bench database (closing its connections) and creates it empty. */
+export function recreateDatabase(server: PostgresServer, database: string): Promise<void> {
+  return withClient(server.urlFor('postgres'), async (client) => {
+    const name = `"${database.replace(/"/g, '""')}"`;
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  });
+}
+
+/** Applies the app's migrations with its own CLI (`node apps/api/dist/cli.js migrate`). */
+export async function migrate(url: string, log: (line: string) => void): Promise<void> {
+  const child = spawn(process.execPath, ['apps/api/dist/cli.js', 'migrate'], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', DEMO_DATA: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((ok) => child.on('exit', ok));
+  if (code !== 0) throw new Error(`migrate failed (exit ${code}):\n${output}`);
+  log(`migrations: ${output.trim().split('\n').pop()}`);
+}

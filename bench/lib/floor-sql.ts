@@ -1,0 +1,108 @@
+// The floor's one statement: the full guide body of GET /api/2.0/guides/{id} (as an anonymous
+// viewer sees it) built by PostgreSQL, with the key set, order and values of the API's presenter
+// (apps/api/src/guides/guide.presenter.ts). It relies on what the generator writes: texts without
+// markup (rendering is HTML escaping, blocks one paragraph) and titles and names of letters,
+// digits and spaces (URL encoding is `+` for spaces).
+
+const FLAGS: readonly [string, string, string][] = [
+  ['GUIDE_STARRED', 'Featured Guide', 'This guide is featured.'],
+  ['GUIDE_ARCHIVED', 'Archived Guide', 'This guide is archived and may be out of date.'],
+  ['GUIDE_IN_PROGRESS', 'In Progress', 'This guide is a work in progress.'],
+  ['GUIDE_USER_CONTRIBUTED', 'User-Contributed Guide', 'This guide was written by a member of the community.'],
+  ['GUIDE_PREREQ_ONLY', 'Prerequisite Only', 'This guide is meant to be used as a prerequisite of other guides.'],
+];
+
+const IMAGE_SIZES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge'];
+
+const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
+/** HTML escaping, as the renderer does for text without markup. */
+const escaped = (expr: string): string =>
+  `replace(replace(replace(replace(replace(${expr}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
+
+/** A block of one paragraph: `<p>…</p>`, or nothing for blank text. */
+const block = (expr: string): string => `CASE WHEN btrim(${expr}) = '' THEN '' ELSE '<p>' || ${escaped(`btrim(${expr})`)} || '</p>' END`;
+
+const seconds = (expr: string): string => `coalesce(floor(extract(epoch FROM ${expr}))::bigint, 0)`;
+
+/** The Image object of an image id (NULL for none). */
+function image(idExpr: string, base: string): string {
+  const url = (suffix: string) => `${literal(`${base}/igi/i`)} || ${idExpr} || ${literal(`.${suffix}`)}`;
+  const pairs = IMAGE_SIZES.map((size) => `${literal(size)}, ${url(size)}`).join(', ');
+  return `CASE WHEN ${idExpr} IS NULL THEN NULL ELSE json_build_object('id', ${idExpr}, 'guid', 'i' || ${idExpr}, ${pairs}, 'original', ${url('full')}) END`;
+}
+
+/** `timeRequiredText` of the domain: minutes below an hour, hours to one decimal above. */
+function duration(secondsExpr: string): string {
+  const minutes = `greatest(1, round(${secondsExpr} / 60.0))`;
+  const hours = `round(${minutes} / 60.0 * 10) / 10`;
+  return `CASE WHEN ${minutes} < 60 THEN ${minutes}::int || ' minute' || CASE WHEN ${minutes} = 1 THEN '' ELSE 's' END
+    WHEN ${hours} = trunc(${hours}) THEN trunc(${hours})::int || ' hour' || CASE WHEN ${hours} = 1 THEN '' ELSE 's' END
+    ELSE trim_scale(${hours})::text || ' hours' END`;
+}
+
+function timeRequired(min: string, max: string): string {
+  const low = duration(`CASE WHEN ${min} > 0 THEN ${min} ELSE ${max} END`);
+  const high = duration(`CASE WHEN ${max} > 0 THEN ${max} ELSE ${min} END`);
+  return `CASE WHEN ${min} <= 0 AND ${max} <= 0 THEN 'No estimate' WHEN (${low}) = (${high}) THEN ${high} ELSE (${low}) || ' - ' || (${high}) END`;
+}
+
+const plusEncoded = (expr: string): string => `replace(${expr}, ' ', '+')`;
+
+function userSummary(u: string, idExpr: string, base: string): string {
+  return `CASE WHEN ${u}.id IS NULL THEN json_build_object('userid', ${idExpr}, 'username', 'Deleted user', 'unique_username', NULL, 'join_date', 0, 'image', NULL, 'reputation', 0, 'url', ${literal(`${base}/User/`)} || ${idExpr}, 'teams', '[]'::json)
+    ELSE json_build_object('userid', ${u}.id, 'username', ${u}.username, 'unique_username', ${u}.unique_username, 'join_date', ${seconds(`${u}.joined_at`)}, 'image', NULL, 'reputation', 0,
+      'url', ${literal(`${base}/User/`)} || ${u}.id || '/' || ${plusEncoded(`${u}.username`)}, 'teams', '[]'::json) END`;
+}
+
+function step(s: string, guideIdExpr: string, base: string): string {
+  const lines = `(SELECT json_agg(json_build_object('text_raw', l->>'text', 'text_rendered', ${escaped(`(l->>'text')`)}, 'bullet', l->>'bullet', 'level', (l->>'level')::int,
+      'lineid', nullif((l->>'lineid')::int, 0)) ORDER BY o) FROM jsonb_array_elements(${s}.lines) WITH ORDINALITY AS e(l, o))`;
+  const media = `CASE ${s}.media->>'type'
+      WHEN 'image' THEN json_build_object('type', 'image', 'data', (SELECT coalesce(json_agg(${image('x::int', base)} ORDER BY o), '[]'::json) FROM jsonb_array_elements_text(${s}.media->'imageIds') WITH ORDINALITY AS m(x, o)))
+      WHEN 'video' THEN json_build_object('type', 'video', 'data', json_build_object('objectid', (${s}.media->>'objectId')::int))
+      WHEN 'embed' THEN json_build_object('type', 'embed', 'data', json_build_object('embedid', (${s}.media->>'objectId')::int))
+      ELSE json_build_object('type', 'image', 'data', '[]'::json) END`;
+  return `json_build_object('stepid', ${s}.id, 'guideid', ${guideIdExpr}, 'orderby', ${s}.orderby, 'revisionid', ${s}.revisionid, 'title', ${s}.title,
+    'lines', coalesce(${lines}, '[]'::json), 'media', ${media}, 'comments', '[]'::json)`;
+}
+
+/** `$1`: the guide id. One row with the body as text, or no row (unknown, deleted or private). */
+export function floorSql(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const guideUrl = (g: string) => `${literal(`${base}/Guide/`)} || ${plusEncoded(`${g}.title`)} || '/' || ${g}.id`;
+  const flagDefinitions = `(VALUES ${FLAGS.map(([id, title, text]) => `(${literal(id)}, ${literal(title)}, ${literal(text)})`).join(', ')}) AS d(flagid, title, text)`;
+  return `WITH g AS (SELECT * FROM guides WHERE id = $1 AND deleted_at IS NULL AND is_public),
+pre AS (
+  SELECT p.*, o.ord FROM g CROSS JOIN LATERAL unnest(g.prerequisites) WITH ORDINALITY AS o(pid, ord)
+    JOIN guides p ON p.id = o.pid AND p.deleted_at IS NULL AND p.is_public
+)
+SELECT json_build_object(
+  'guideid', g.id, 'title', g.title, 'category', g.category, 'subject', g.subject, 'type', g.type, 'summary', g.summary,
+  'difficulty', g.difficulty, 'time_required', ${timeRequired('g.time_required_min', 'g.time_required_max')},
+  'time_required_min', g.time_required_min, 'time_required_max', g.time_required_max,
+  'introduction_raw', g.introduction, 'introduction_rendered', ${block('g.introduction')},
+  'conclusion_raw', g.conclusion, 'conclusion_rendered', ${block('g.conclusion')},
+  'image', ${image('g.image_id', base)},
+  'steps', (SELECT coalesce(json_agg(${step('s', 'src.id', base)} ORDER BY src.ord, s.orderby), '[]'::json)
+            FROM (SELECT pre.id, pre.ord FROM pre UNION ALL SELECT g.id, 2147483647) AS src JOIN guide_steps s ON s.guide_id = src.id),
+  'parts', g.parts, 'tools', g.tools,
+  'prerequisites', (SELECT coalesce(json_agg(json_build_object('dataType', 'guide', 'guideid', pre.id, 'locale', pre.locale, 'revisionid', pre.revisionid,
+        'modified_date', ${seconds('pre.modified_at')},
+        'prereq_modified_date', ${seconds('(SELECT max(q.modified_at) FROM guides q WHERE q.id = ANY(pre.prerequisites) AND q.is_public AND q.deleted_at IS NULL)')},
+        'url', ${guideUrl('pre')}, 'type', pre.type, 'category', pre.category, 'subject', pre.subject, 'title', pre.title, 'difficulty', pre.difficulty,
+        'time_required_max', pre.time_required_max, 'public', pre.is_public, 'userid', pre.author_id, 'username', coalesce(pu.username, 'Deleted user'),
+        'flags', to_json(pre.flags), 'image', ${image('pre.image_id', base)}) ORDER BY pre.ord), '[]'::json)
+      FROM pre LEFT JOIN users pu ON pu.id = pre.author_id),
+  'documents', '[]'::json,
+  'flags', (SELECT coalesce(json_agg(json_build_object('title', coalesce(d.title, f.flagid), 'flagid', f.flagid, 'text', coalesce(d.text, '')) ORDER BY f.o), '[]'::json)
+      FROM unnest(g.flags) WITH ORDINALITY AS f(flagid, o) LEFT JOIN ${flagDefinitions} ON d.flagid = f.flagid),
+  'author', (SELECT ${userSummary('u', 'g.author_id', base)} FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = g.author_id),
+  'revisionid', g.revisionid, 'created_date', ${seconds('g.created_at')}, 'published_date', ${seconds('g.published_at')},
+  'modified_date', ${seconds('g.modified_at')}, 'prereq_modified_date', coalesce((SELECT max(${seconds('pre.modified_at')}) FROM pre), 0),
+  'public', g.is_public, 'locale', g.locale, 'langid', g.locale, 'available_langids', json_build_array(g.locale), 'url', ${guideUrl('g')},
+  'patrol_threshold', 0, 'can_edit', false, 'favorited', false, 'completed', false, 'comments', '[]'::json,
+  'featured_documentid', NULL, 'featured_document_embed_url', '', 'featured_document_thumbnail_url', '', 'intro_video_url', NULL, 'intro_video', NULL
+)::text AS body
+FROM g`;
+}

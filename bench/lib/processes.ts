@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface Child {
+  readonly process: ChildProcess;
+  readonly pid: number;
+  /** The last lines it printed (for error messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a Node process; its output is kept (last 64 KiB) and shown only when something fails. */
+export function startNode(args: readonly string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-65_536);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  return {
+    process: child,
+    pid: child.pid!,
+    output: () => tail,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resolves with the port a child announces with a `ready <port>` line. */
+export function announcedPort(child: Child, timeoutMs = 30_000): Promise<number> {
+  return new Promise((ok, fail) => {
+    let buffer = '';
+    const timer = setTimeout(() => fail(new Error(`no ready line within ${timeoutMs} ms:\n${child.output()}`)), timeoutMs);
+    child.process.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = /ready (\d+)/.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        ok(Number(match[1]));
+      }
+    });
+    child.process.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code} before it was ready:\n${child.output()}`));
+    });
+  });
+}
+
+/** Polls a URL until it answers 200; resolves with the milliseconds it took. */
+export async function waitForHttp(url: string, child: Child, timeoutMs = 60_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.process.exitCode !== null) throw new Error(`the process exited with ${child.process.exitCode}:\n${child.output()}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${child.output()}`);
+}
+
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The process and all its descendants (a cluster's workers), from /proc. */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      const tasks = readFileSync(`/proc/${out[i]}/task/${out[i]}/children`, 'utf8').trim();
+      if (tasks) out.push(...tasks.split(/\s+/).map(Number));
+    } catch {
+      // gone, or no /proc
+    }
+  }
+  return out;
+}
+
+export interface RssPeak {
+  /** Largest resident set of any one process of the tree (MB). */
+  readonly maxProcessMb: number;
+  /** Largest sum over the tree at one sample (MB). */
+  readonly maxTotalMb: number;
+  readonly processes: number;
+}
+
+/** Samples the resident set of a process tree every `everyMs` until stopped. */
+export class RssSampler {
+  private maxProcessKb = 0;
+  private maxTotalKb = 0;
+  private processes = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly pid: number,
+    everyMs = 200,
+  ) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), everyMs);
+  }
+
+  private sample(): void {
+    const pids = processTree(this.pid);
+    let total = 0;
+    for (const pid of pids) {
+      const kb = statusKb(pid, 'VmRSS');
+      total += kb;
+      this.maxProcessKb = Math.max(this.maxProcessKb, kb);
+    }
+    this.maxTotalKb = Math.max(this.maxTotalKb, total);
+    this.processes = Math.max(this.processes, pids.length);
+  }
+
+  stop(): RssPeak {
+    clearInterval(this.timer);
+    this.sample();
+    return { maxProcessMb: Math.round(this.maxProcessKb / 1024), maxTotalMb: Math.round(this.maxTotalKb / 1024), processes: this.processes };
+  }
+}
+
+/** The kernel's own high-water mark of a process's resident set (MB). */
+export function highWaterMb(pid: number): number {
+  return Math.round(statusKb(pid, 'VmHWM') / 1024);
+}

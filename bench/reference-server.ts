@@ -1,0 +1,68 @@
+// The two references the API is measured against, one process each:
+//   floor   a minimal node:http + pg server answering GET /api/2.0/guides/{id} with one prepared
+//           SQL statement that builds the whole body in PostgreSQL (no cache: the hand-written minimum);
+//   static  the same server answering every guide request with one body precomputed in memory
+//           (what Node's HTTP stack does on this machine).
+// Usage: node bench/dist/reference-server.js floor|static DATABASE_URL BASE_URL [STATIC_GUIDE_ID]
+// Prints `ready <port>` once listening on an ephemeral loopback port.
+import { createServer, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { floorSql } from './lib/floor-sql.js';
+
+const [mode, databaseUrl, baseUrl, staticId] = process.argv.slice(2);
+if ((mode !== 'floor' && mode !== 'static') || !databaseUrl || !baseUrl) {
+  process.stderr.write('usage: reference-server.js floor|static DATABASE_URL BASE_URL [STATIC_GUIDE_ID]\n');
+  process.exit(2);
+}
+
+// The API's pool holds 10 connections (MikroORM's default here): the floor gets the same.
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+const statement = { name: 'guide', text: floorSql(baseUrl) };
+const PATH = /^\/api\/2\.0\/guides\/([0-9]{1,9})(?:\?.*)?$/;
+const NOT_FOUND = Buffer.from('{"error":true,"message":"Guide not found"}');
+
+function send(res: ServerResponse, status: number, body: Buffer): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+  res.end(body);
+}
+
+async function guideBody(id: number): Promise<Buffer | null> {
+  const { rows } = await pool.query<{ body: string }>({ ...statement, values: [id] });
+  return rows[0] ? Buffer.from(rows[0].body) : null;
+}
+
+async function main(): Promise<void> {
+  const fixed = mode === 'static' ? await guideBody(Number(staticId ?? 1)) : null;
+  if (mode === 'static') {
+    if (!fixed) throw new Error(`guide ${staticId} has no public body`);
+    await pool.end();
+  }
+  const server = createServer((req, res) => {
+    const match = req.method === 'GET' ? PATH.exec(req.url ?? '') : null;
+    if (!match) return send(res, 404, NOT_FOUND);
+    if (fixed) return send(res, 200, fixed);
+    guideBody(Number(match[1])).then(
+      (body) => (body ? send(res, 200, body) : send(res, 404, NOT_FOUND)),
+      (error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+        send(res, 500, Buffer.from('{"error":true,"message":"Internal error"}'));
+      },
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.stdout.write(`ready ${typeof address === 'object' && address ? address.port : 0}\n`);
+  });
+  process.on('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    void pool.end().catch(() => undefined);
+    setTimeout(() => process.exit(0), 200).unref();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

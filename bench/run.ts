@@ -1,0 +1,254 @@
+// `npm run bench`: generates (or reuses) the data set, starts the production build of the API and
+// the two references as separate processes, drives every scenario with autocannon after a
+// warm-up, and prints one table (also written as JSON). See the README's Benchmarks section.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import pg from 'pg';
+import { freePort } from '@rc/shared-infra-mikro-orm';
+import { runExplain } from './explain.js';
+import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
+import { migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
+import { runLoad, type LoadResult } from './lib/load.js';
+import { parseOptions, type BenchOptions } from './lib/options.js';
+import { announcedPort, highWaterMb, RssSampler, startNode, waitForHttp, type Child } from './lib/processes.js';
+import { Random, Zipf } from './lib/random.js';
+import { scenarios, type BenchContext, type Scenario, type Target } from './scenarios.js';
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+/** The origin the API and the floor put in `url` fields (the same, so their bodies compare). */
+const BASE_URL = 'http://bench.example';
+
+async function prepare(options: BenchOptions, server: PostgresServer): Promise<{ url: string; generatedSeconds: number | null }> {
+  const url = server.urlFor(options.database);
+  if (options.reuse) {
+    const stamp = await readStamp(server, options.database);
+    if (stamp && stamp.version === GENERATOR_VERSION && stamp.scale === options.scale && stamp.seed === options.seed) {
+      log(`reusing database ${options.database} (scale ${stamp.scale}, seed ${stamp.seed}, generated ${stamp.generatedAt})`);
+      await migrate(url, log);
+      return { url, generatedSeconds: null };
+    }
+    log(`database ${options.database} ${stamp ? `holds scale ${stamp.scale}, seed ${stamp.seed} (generator ${stamp.version})` : 'holds no bench data set'}: generating`);
+  }
+  const counts = countsFor(options.scale);
+  log(`generating scale ${options.scale} (seed ${options.seed}): ${counts.guides} guides, ${counts.categories} categories, ${counts.users} users`);
+  await recreateDatabase(server, options.database);
+  await migrate(url, log);
+  const result = await generate(url, { scale: options.scale, seed: options.seed, log });
+  log(`data set generated in ${result.seconds.toFixed(1)} s`);
+  await writeStamp(server, options.database, { version: GENERATOR_VERSION, scale: options.scale, seed: options.seed, generatedAt: new Date().toISOString(), seconds: result.seconds });
+  return { url, generatedSeconds: result.seconds };
+}
+
+interface Row extends LoadResult {
+  readonly name: string;
+  readonly target: Target;
+  readonly description: string;
+  readonly peakRssMb: number;
+  readonly processes: number;
+  ratioFloor?: number;
+  ratioStatic?: number;
+  readonly extra: Record<string, number | string>;
+  readonly notes: string[];
+}
+
+/** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
+async function startApi(url: string, options: BenchOptions): Promise<{ child: Child; origin: string; startMs: number }> {
+  const port = await freePort();
+  const child = startNode(['apps/api/dist/main.js'], {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: url,
+    DEMO_DATA: 'false',
+    APP_IDS: BENCH_APP_ID,
+    PUBLIC_BASE_URL: BASE_URL,
+    LOG_LEVEL: options.logLevel,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const startMs = await waitForHttp(`${origin}/api/2.0/guides?limit=1`, child);
+  return { child, origin, startMs };
+}
+
+async function startReference(mode: 'floor' | 'static', url: string, staticId?: number): Promise<{ child: Child; origin: string }> {
+  const child = startNode(['bench/dist/reference-server.js', mode, url, BASE_URL, ...(staticId ? [String(staticId)] : [])], process.env);
+  const port = await announcedPort(child);
+  return { child, origin: `http://127.0.0.1:${port}` };
+}
+
+/** JSON with sorted keys, for comparing bodies whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+}
+
+function firstDifference(a: unknown, b: unknown, path = ''): string {
+  if (canonical(a) === canonical(b)) return '';
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return `${path || '(body)'}: API ${JSON.stringify(a)?.slice(0, 80)} / floor ${JSON.stringify(b)?.slice(0, 80)}`;
+}
+
+/** The floor must answer what the API answers: compares both bodies for a sample of guides (with and without prerequisites). */
+async function checkFloor(ctx: BenchContext, ids: number[]): Promise<{ compared: number; differing: number; example: string }> {
+  let differing = 0;
+  let example = '';
+  for (const id of ids) {
+    const [api, floor] = await Promise.all([ctx.origins.api, ctx.origins.floor].map(async (origin) => (await fetch(`${origin}/api/2.0/guides/${id}`)).json()));
+    const difference = firstDifference(api, floor);
+    if (difference) {
+      differing++;
+      example ||= `guide ${id} ${difference}`;
+    }
+  }
+  return { compared: ids.length, differing, example };
+}
+
+async function measure(scenario: Scenario, ctx: BenchContext, pid: number, options: BenchOptions): Promise<Row> {
+  await scenario.prepare?.(ctx);
+  const sampler = new RssSampler(pid);
+  const base = { origin: ctx.origins[scenario.target], connections: options.connections, expected: scenario.expected, driver: (c: number) => scenario.driver(ctx, c) };
+  if (options.warmup > 0) {
+    await runLoad({ ...base, seconds: options.warmup });
+    await scenario.afterRun?.(ctx);
+  }
+  const result = await runLoad({ ...base, seconds: options.duration });
+  await scenario.afterRun?.(ctx);
+  const rss = sampler.stop();
+  const extra = (await scenario.verify?.(ctx)) ?? {};
+  const notes = [...(scenario.notes ?? [])];
+  const unexpected = Object.entries(result.statusCodes).filter(([status]) => !scenario.expected.includes(Number(status)));
+  if (unexpected.length) notes.push(`unexpected statuses: ${unexpected.map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+  if (scenario.expected.includes(304)) extra['share304'] = Math.round(((result.statusCodes['304'] ?? 0) / Math.max(1, result.requests)) * 1000) / 1000;
+  return { name: scenario.name, target: scenario.target, description: scenario.description, ...result, peakRssMb: rss.maxProcessMb, processes: rss.processes, extra, notes };
+}
+
+function table(rows: Row[]): string {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'peak RSS MB', '× floor', '× static'];
+  const body = rows.map((r) => [
+    r.name,
+    String(r.rps),
+    r.p50.toFixed(1),
+    r.p95.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.errors + r.unexpected),
+    String(r.peakRssMb),
+    r.ratioFloor === undefined ? '' : r.ratioFloor.toFixed(2),
+    r.ratioStatic === undefined ? '' : r.ratioStatic.toFixed(3),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];
+  for (const r of rows) {
+    const extras = Object.entries(r.extra).map(([k, v]) => `${k} ${v}`);
+    if (extras.length || r.notes.length) out.push(`  ${r.name}: ${[...extras, ...r.notes].join('; ')}`);
+  }
+  return out.join('\n');
+}
+
+async function loadContext(db: pg.Pool, origins: Record<Target, string>, options: BenchOptions): Promise<BenchContext> {
+  const live = (await db.query<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id')).rows.map((r) => r.id);
+  const categories = (await db.query<{ title: string }>(`SELECT title FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL ORDER BY id`)).rows.map((r) => r.title);
+  const popular = new Random(options.seed, 99).shuffle([...live]);
+  return { origins, db, seed: options.seed, connections: options.connections, live, popular, zipf: new Zipf(popular.length), categories, etagSample: options.etagSample, log };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const loadBefore = loadavg();
+  const server = await openServer(process.env['DATABASE_URL'], options.dataDir, log);
+  const children: Child[] = [];
+  let db: pg.Pool | null = null;
+  try {
+    const { url, generatedSeconds } = await prepare(options, server);
+    if (options.generateOnly) return;
+    if (options.explain) {
+      await runExplain(url, options, log);
+      return;
+    }
+    db = new pg.Pool({ connectionString: url, max: 4 });
+    const api = await startApi(url, options);
+    children.push(api.child);
+    log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
+    const floor = await startReference('floor', url);
+    children.push(floor.child);
+    const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '' };
+    const ctx0 = await loadContext(db, origins, options);
+
+    // The static body: the guide of median size among a sample, as the floor builds it.
+    const r = new Random(options.seed, 5);
+    const sample = Array.from({ length: 51 }, () => ctx0.live[Math.floor(r.next() * ctx0.live.length)]!);
+    const sizes = await Promise.all(sample.map(async (id) => ({ id, bytes: (await (await fetch(`${floor.origin}/api/2.0/guides/${id}`)).arrayBuffer()).byteLength })));
+    sizes.sort((a, b) => a.bytes - b.bytes);
+    const median = sizes[Math.floor(sizes.length / 2)]!;
+    const staticRef = await startReference('static', url, median.id);
+    children.push(staticRef.child);
+    const ctx: BenchContext = { ...ctx0, origins: { ...origins, static: staticRef.origin } };
+    const meanKb = sizes.reduce((sum, s) => sum + s.bytes, 0) / sizes.length / 1024;
+    log(`guide bodies: mean ${meanKb.toFixed(1)} KB, median ${(median.bytes / 1024).toFixed(1)} KB (the static body: guide ${median.id})`);
+
+    const withPrerequisites = (await db.query<{ id: number }>(`SELECT id FROM guides WHERE is_public AND deleted_at IS NULL AND cardinality(prerequisites) > 0 ORDER BY id LIMIT 5`)).rows.map((row) => row.id);
+    const fidelity = await checkFloor(ctx, [...sample.slice(0, 15), ...withPrerequisites]);
+    log(`floor vs API bodies: ${fidelity.compared - fidelity.differing} of ${fidelity.compared} identical${fidelity.example ? ` (first difference: ${fidelity.example})` : ''}`);
+
+    const pids: Record<Target, number> = { api: api.child.pid, floor: floor.child.pid, static: staticRef.child.pid };
+    const chosen = scenarios().filter((s) => s.target !== 'api' || !options.only.length || options.only.some((o) => s.name === o || s.name.startsWith(o)));
+    const rows: Row[] = [];
+    for (const scenario of chosen) {
+      log(`${scenario.name}: ${options.warmup} s warm-up, ${options.duration} s measured, ${options.connections} connections`);
+      const row = await measure(scenario, ctx, pids[scenario.target], options);
+      rows.push(row);
+      log(`  ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors + row.unexpected}, peak RSS ${row.peakRssMb} MB${Object.keys(row.extra).length ? `, ${JSON.stringify(row.extra)}` : ''}`);
+    }
+    const mean = (target: Target) => {
+      const list = rows.filter((row) => row.target === target);
+      return list.reduce((sum, row) => sum + row.rps, 0) / Math.max(1, list.length);
+    };
+    const floorRps = mean('floor');
+    const staticRps = mean('static');
+    for (const row of rows) {
+      row.ratioFloor = floorRps ? Math.round((row.rps / floorRps) * 100) / 100 : undefined;
+      row.ratioStatic = staticRps ? Math.round((row.rps / staticRps) * 1000) / 1000 : undefined;
+    }
+    const apiHighWater = highWaterMb(api.child.pid);
+    const counts = countsFor(options.scale);
+    const meta = {
+      date: new Date().toISOString(),
+      scale: options.scale,
+      seed: options.seed,
+      counts: { ...counts, liveGuides: ctx.live.length },
+      generatedSeconds,
+      connections: options.connections,
+      durationSeconds: options.duration,
+      warmupSeconds: options.warmup,
+      apiStartMs: api.startMs,
+      apiHighWaterRssMb: apiHighWater,
+      guideBodyKb: { mean: Math.round(meanKb * 10) / 10, median: Math.round((median.bytes / 1024) * 10) / 10 },
+      floorFidelity: fidelity,
+      references: { floorRps: Math.round(floorRps), staticRps: Math.round(staticRps) },
+      machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), loadBefore: loadBefore.map((l) => Math.round(l * 100) / 100), loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
+      node: process.version,
+      database: server.description,
+      logLevel: options.logLevel,
+      webConcurrency: process.env['WEB_CONCURRENCY'] ?? null,
+    };
+    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs)\n\n`);
+    process.stdout.write(`${table(rows)}\n\n`);
+    await mkdir(dirname(options.out), { recursive: true });
+    await writeFile(options.out, JSON.stringify({ meta, scenarios: rows }, null, 2) + '\n');
+    log(`results written to ${options.out}`);
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    await db?.end();
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
