@@ -19,6 +19,7 @@ import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { flag, optionalId, requiredRevision, timestamp } from '../http/params.js';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
+import { CategoryXml } from '../xml/omanual-responses.js';
 
 type Query = Record<string, unknown>;
 type Tree = { [title: string]: Tree | null };
@@ -79,8 +80,9 @@ export class CatalogController {
   }
 
   @Get('categories/:name')
+  @CategoryXml({ type: 'object', additionalProperties: true }, [404])
   @Endpoint({ summary: 'A category in the legacy shape (reference §3.9), with its guides', errors: [404] })
-  @ApiParam({ name: 'name' }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiParam({ name: 'name' })
   category(@Param('name') name: string, @CurrentPrincipal() viewer: Principal | null) {
     return this.reader.legacyCategory(name, viewer);
   }

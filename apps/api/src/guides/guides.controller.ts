@@ -25,6 +25,7 @@ import { flag, list, optionalId, order, requiredRevision, timestamp } from '../h
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
+import { GuideXml } from '../xml/omanual-responses.js';
 
 type Query = Record<string, unknown>;
 
@@ -87,13 +88,13 @@ export class GuidesController {
   }
 
   @Get(':guideid')
+  @GuideXml(GuideResponseDto, [400, 403, 404])
   @Endpoint({
     summary: 'One guide',
     description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (author and Admins). A private guide is 403 for others.',
     errors: [400, 403, 404],
   })
   @ApiParam({ name: 'guideid' }) @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
-  @ApiOkResponse(GUIDE_BODY)
   get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null) {
     return this.reader.guide(guideIdOf(raw), viewer, { revisionid: optionalId(query, 'revisionid'), inlinePrerequisites: !flag(query, 'excludePrerequisiteSteps') });
   }

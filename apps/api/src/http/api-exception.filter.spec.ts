@@ -14,6 +14,7 @@ import {
 } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter, STATUS_BY_CATEGORY, statusOf } from './api-exception.filter.js';
+import { markXmlRequest } from '../xml/xml-response.js';
 
 // One concrete error per category, as a bounded context would define it.
 class TestInvalidInput extends InvalidInputError {
@@ -85,7 +86,7 @@ interface FakeRequest {
 }
 
 /** The smallest Express-like request/response pair the filter and `sendJson` use. */
-function fakeHttp(options: { headersSent?: boolean; query?: Record<string, unknown> } = {}): { host: ArgumentsHost; res: FakeResponse } {
+function fakeHttp(options: { headersSent?: boolean; query?: Record<string, unknown>; xml?: boolean } = {}): { host: ArgumentsHost; res: FakeResponse } {
   const req: FakeRequest = {
     method: 'POST',
     path: '/api/2.0/things',
@@ -117,6 +118,7 @@ function fakeHttp(options: { headersSent?: boolean; query?: Record<string, unkno
     },
   };
   req.res = res;
+  if (options.xml) markXmlRequest(req);
   const http = { getRequest: () => req, getResponse: () => res, getNext: () => () => undefined };
   const host = { switchToHttp: () => http, getType: () => 'http', getArgs: () => [req, res], getArgByIndex: (i: number) => [req, res][i] };
   return { host: host as unknown as ArgumentsHost, res };
@@ -279,5 +281,45 @@ describe('ApiExceptionFilter.catch', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBeUndefined();
     expect(res.headers).toEqual({});
+  });
+});
+
+describe('ApiExceptionFilter.catch on a request answered in XML', () => {
+  function runXml(exception: unknown, query: Record<string, unknown> = {}) {
+    const { logger, errors } = fakeLogger();
+    const { host, res } = fakeHttp({ xml: true, query });
+    new ApiExceptionFilter(logger).catch(exception, host);
+    return { res, errors };
+  }
+
+  it.each(EXPECTED.map(([name, , make, status]) => [name, make, status] as const))('answers a %s subclass in XML with the same status', (_name, make, status) => {
+    const error = make();
+    const { res } = runXml(error);
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['content-type']).toBe('application/xml');
+    expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><error><message>/);
+    expect(res.body).toContain(`<message>${error.message}</message>`);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body!)));
+  });
+
+  it('carries the violations, the required privileges and Retry-After, and escapes the message', () => {
+    const violation = runXml(new TestRuleViolation('Too <long> & wrong', [{ field: 'title', message: 'Too long', index: 1 }]));
+    expect(violation.res.statusCode).toBe(422);
+    expect(violation.res.body).toContain('<message>Too &lt;long&gt; &amp; wrong</message><errors><field name="title" index="1">Too long</field></errors>');
+    expect(runXml(new TestPrivilegeRequired('Insufficient privileges')).res.body).toContain('<requiredPrivileges><privilege>Admin</privilege><privilege>Moderator</privilege></requiredPrivileges>');
+    expect(runXml(new TestRateLimited('slow down', 30)).res.headers['retry-after']).toBe('30');
+  });
+
+  it('answers an unexpected failure with a generic XML 500 and logs the detail', () => {
+    const { res, errors } = runXml(new Error('secret detail'));
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['content-type']).toBe('application/xml');
+    expect(res.body).toContain('<message>Internal server error</message>');
+    expect(res.body).not.toContain('secret detail');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('indents with ?pretty', () => {
+    expect(runXml(new TestNotFound('Guide not found'), { pretty: '' }).res.body).toContain('\n  <message>Guide not found</message>');
   });
 });

@@ -14,6 +14,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ConflictBodies } from './conflict-bodies.js';
 import { sendError, sendJson, type ErrorBody } from './respond.js';
+import { answersInXml, sendXmlError } from '../xml/xml-response.js';
 import type { ApiRequest } from './route-needs.js';
 
 type ErrorCategory = abstract new (...args: never[]) => DomainError;
@@ -75,6 +76,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (status >= 500) {
       this.logger.error({ err: exception, requestId: req.headers['x-request-id'], method: req.method, path: req.path }, 'request failed');
     }
+    // A request an XML-capable route answers in XML gets its error in XML, with the same status.
+    if (answersInXml(req)) return sendXmlError(res, status, body);
     sendError(res, status, body);
   }
 
