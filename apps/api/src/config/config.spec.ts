@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       maxTokensPerUser: 10,
       trustProxy: 0,
       eventDelivery: true,
+      archiveDir: '.data/archives',
+      archiveCheckSeconds: 600,
     });
   });
 
@@ -55,6 +57,8 @@ describe('loadConfig', () => {
       MAX_TOKENS_PER_USER: '3',
       TRUST_PROXY: '1',
       EVENT_DELIVERY: 'off',
+      ARCHIVE_DIR: '/srv/archives',
+      ARCHIVE_CHECK_SECONDS: '3600',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -74,6 +78,8 @@ describe('loadConfig', () => {
       maxTokensPerUser: 3,
       trustProxy: 1,
       eventDelivery: false,
+      archiveDir: '/srv/archives',
+      archiveCheckSeconds: 3600,
     });
   });
 
@@ -99,10 +105,17 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ TOKEN_TTL_DAYS: '0' }, /^TOKEN_TTL_DAYS/],
     [{ MAX_TOKENS_PER_USER: '-1' }, /^MAX_TOKENS_PER_USER/],
+    [{ ARCHIVE_CHECK_SECONDS: 'hourly' }, /^ARCHIVE_CHECK_SECONDS must be an integer from 0/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(message);
+  });
+
+  it('keeps the archives under DATA_DIR unless ARCHIVE_DIR says otherwise; 0 seconds turns the scheduled rebuild off', () => {
+    expect(loadConfig({ DATA_DIR: '/var/lib/repair' }).archiveDir).toBe('/var/lib/repair/archives');
+    expect(loadConfig({ DATA_DIR: '/var/lib/repair', ARCHIVE_DIR: '/mnt/archives' }).archiveDir).toBe('/mnt/archives');
+    expect(loadConfig({ ARCHIVE_CHECK_SECONDS: '0' }).archiveCheckSeconds).toBe(0);
   });
 
   it('reports every problem at once', () => {

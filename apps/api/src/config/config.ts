@@ -22,6 +22,10 @@ export interface AppConfig {
   readonly trustProxy: number;
   /** Deliver the guides context's events to reputation in this process (off: run `cli events:deliver` elsewhere). */
   readonly eventDelivery: boolean;
+  /** Where the offline oManual archives are written and served from. */
+  readonly archiveDir: string;
+  /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
+  readonly archiveCheckSeconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -114,6 +118,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: int('TRUST_PROXY', 0, 0, 10),
     eventDelivery: bool('EVENT_DELIVERY', true),
+    archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
+    archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
