@@ -107,10 +107,13 @@ describe('catalog over HTTP: reads', () => {
         categories: ['Electronics', 'Phone', 'iPhone'],
         children: [],
         image: { id: 1001 },
-        tools: [],
         solutions: { url: expect.any(String), count: 0 },
-        parts: { url: expect.any(String), categories: [] },
+        parts: { url: expect.stringMatching(/\/Parts\/iPhone_12$/) },
       });
+      // The parts and tools of the category's public guides (the battery replacement and its opening procedure).
+      expect(res.body.parts.categories.map((p: { tag: string }) => p.tag)).toEqual(['Battery adhesive strips', 'iPhone 12 Battery']);
+      expect((res.body.tools as { text: string }[]).map((t) => t.text)).toEqual(['iOpener', 'P2 Pentalobe Screwdriver', 'Spudger', 'Suction Handle', 'Tweezers']);
+      for (const tool of res.body.tools) expect(tool).toEqual(expect.objectContaining({ text: expect.any(String), url: tool.url === null ? null : expect.any(String) }));
       expect(res.body.contents_raw).toContain("'''flat edges'''");
       expect(res.body.contents_rendered).toContain('<strong>flat edges</strong>');
     });
@@ -242,9 +245,44 @@ describe('catalog over HTTP: reads', () => {
           { name: 'Released', value: 'October 23, 2020' },
           { name: 'Model numbers', value: 'A2172, A2402, A2403, A2404' },
         ],
-        parts: { url: expect.any(String), categories: [] },
+        parts: {
+          url: expect.stringMatching(/\/Parts\/iPhone_12$/),
+          categories: [
+            { tag: 'Battery adhesive strips', count: 1, text: 'Battery adhesive strips', type: '', quantity: 2, notes: null, url: null, thumbnail: null, isoptional: false, featured: false },
+            {
+              tag: 'iPhone 12 Battery',
+              count: 1,
+              text: 'iPhone 12 Battery',
+              type: 'Part Only',
+              quantity: 1,
+              notes: null,
+              url: 'https://example.com/parts/iphone-12-battery',
+              thumbnail: null,
+              isoptional: false,
+              featured: false,
+            },
+          ],
+        },
         category_lists: {},
       });
+      expect(res.body.tools[1]).toEqual({
+        title: 'P2 Pentalobe Screwdriver',
+        target_url: 'https://example.com/tools/p2',
+        image_url: null,
+        itemcode: null,
+        text: 'P2 Pentalobe Screwdriver',
+        type: '',
+        quantity: 1,
+        notes: null,
+        url: 'https://example.com/tools/p2',
+        thumbnail: null,
+        isoptional: false,
+        featured: false,
+        count: 1,
+      });
+      expect(res.body.tools[0]).toMatchObject({ title: 'iOpener', isoptional: true });
+      // Demo pages are written by the Admin.
+      expect(res.body.authors).toEqual([expect.objectContaining({ userid: res.body.author, username: expect.any(String), percent: 100, profile_url: expect.any(String) })]);
       expect(res.body.revisionid).toBeGreaterThan(0);
       expect(res.body.url).toMatch(/\/Device\/iPhone_12$/);
     });

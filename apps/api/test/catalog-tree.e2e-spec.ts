@@ -41,6 +41,21 @@ function pathTo(tree: Tree | null, title: string): string[] | null {
 
 const isTransaction = (sql: string) => /^(begin|commit|rollback|savepoint|release)/i.test(sql.trim());
 
+/**
+ * Waits until the server is quiet: guide events from the demo data and earlier requests are
+ * delivered (other contexts react to them in the background, with SQL of their own) and no
+ * statement has run for a while, so a count sees the request's own SQL only.
+ */
+async function settle(api: TestApi, statements: readonly string[]): Promise<void> {
+  for (let tries = 0; tries < 50; tries++) {
+    const seen = statements.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [pending] = await api.sql<{ n: number }>(`SELECT count(*)::int AS n FROM guide_events_outbox WHERE delivered_at IS NULL`);
+    if (pending!.n === 0 && statements.length === seen) return;
+  }
+  throw new Error('the server did not settle');
+}
+
 /** GET /categories and friends: the tree as a nested title map, built from one query, never stale. */
 describe('catalog over HTTP: the category tree', () => {
   let api: TestApi;
@@ -49,6 +64,7 @@ describe('catalog over HTTP: the category tree', () => {
 
   /** Runs an anonymous GET and returns the response with the non-transaction SQL it ran. */
   async function counted(path: string): Promise<{ res: ApiResponse; queries: string[] }> {
+    await settle(api, statements);
     const before = statements.length;
     const res = await api.request('GET', path);
     return { res, queries: statements.slice(before).filter((sql) => !isTransaction(sql)) };

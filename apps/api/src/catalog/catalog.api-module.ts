@@ -15,6 +15,7 @@ import {
 } from '@rc/catalog-domain';
 import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { GuideQueries } from '@rc/guides-domain';
+import { GetUsers } from '@rc/identity-domain';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
@@ -22,6 +23,7 @@ import { ConflictBodies } from '../http/conflict-bodies.js';
 import type { WikiRenderer } from '../guides/guide.presenter.js';
 import { GuideReader } from '../guides/guide-reader.js';
 import { WIKI_RENDERER } from '../guides/guides.api-module.js';
+import { UserStandings } from '../people/user-standings.js';
 import { CatalogController } from './catalog.controller.js';
 import { WikiReader, type CategoryGuides } from './wiki-reader.js';
 
@@ -56,12 +58,14 @@ export class CatalogApiModule implements OnModuleInit {
           inject: [GuideQueries],
           useFactory: (queries: GuideQueries): CategoryGuides => ({
             inCategory: (title, featuredOnly) => queries.list({ order: 'ASC', category: title, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 }),
+            items: (title) => queries.categoryItems(title),
+            categoriesWithPublicGuides: () => queries.categoriesWithPublicGuides(),
           }),
         },
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, r: GuideReader, w: WikiRenderer, c: AppConfig) => new WikiReader(v, q, t, g, r, w, c),
-          [ViewWiki, WikiQueries, WikiTags, CATEGORY_GUIDES, GuideReader, WIKI_RENDERER, APP_CONFIG],
+          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, r: GuideReader, w: WikiRenderer, c: AppConfig, u: GetUsers, s: UserStandings) => new WikiReader(v, q, t, g, r, w, c, u, s),
+          [ViewWiki, WikiQueries, WikiTags, CATEGORY_GUIDES, GuideReader, WIKI_RENDERER, APP_CONFIG, GetUsers, UserStandings],
         ),
       ],
     };

@@ -10,7 +10,6 @@ import {
   ViewWiki,
   WikiQueries,
   WikiTags,
-  type CategoryNode,
   type WikiPage,
 } from '@rc/catalog-domain';
 import type { Principal } from '@rc/identity-domain';
@@ -20,32 +19,13 @@ import { flag, optionalId, requiredRevision, timestamp } from '../http/params.js
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from '../xml/omanual-responses.js';
+import { buildTree, switchedOn, withGuidesInSubtree } from './category-tree.js';
 
 type Query = Record<string, unknown>;
-type Tree = { [title: string]: Tree | null };
 
 const editorOf = (p: Principal | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
 const WIKI = { description: 'The full wiki page (reference §3.10)', schema: { type: 'object', additionalProperties: true } };
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current page' };
-
-/** The category tree as a nested object keyed by title; leaves are `null` (built from one query). */
-export function buildTree(nodes: readonly CategoryNode[]): Tree {
-  const children = new Map<number | null, CategoryNode[]>();
-  for (const node of nodes) {
-    const siblings = children.get(node.parentId) ?? [];
-    siblings.push(node);
-    children.set(node.parentId, siblings);
-  }
-  const live = new Set(nodes.map((n) => n.id));
-  const build = (parent: number | null, depth: number): Tree | null => {
-    const kids = children.get(parent);
-    if (!kids?.length || depth > 64) return null;
-    return Object.fromEntries(kids.map((k) => [k.title, build(k.id, depth + 1)]));
-  };
-  // Roots: no parent, or a parent that is gone.
-  const roots = nodes.filter((n) => n.parentId === null || !live.has(n.parentId));
-  return Object.fromEntries(roots.map((r) => [r.title, build(r.id, 1)]));
-}
 
 @ApiTags('Categories and wikis')
 @Controller()
@@ -63,10 +43,16 @@ export class CatalogController {
   ) {}
 
   @Get('categories')
-  @Endpoint({ summary: 'The category tree: titles nested, leaves null', description: '`withDisplayTitles` answers `{hierarchy, display_titles}`; `requireGuides` and `includeStubs` are accepted.' })
-  @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @Endpoint({
+    summary: 'The category tree: titles nested, leaves null',
+    description:
+      '`withDisplayTitles` answers `{hierarchy, display_titles}`; `requireGuides` leaves out the categories with no public guide in their subtree (`requireGuides=0` or `false` is off); `includeStubs` is accepted.',
+  })
+  @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiQuery({ name: 'requireGuides', required: false }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
   async categories(@Query() query: Query) {
-    const nodes = await this.queries.categoryTree();
+    const requireGuides = switchedOn(query, 'requireGuides');
+    const [tree, withGuides] = await Promise.all([this.queries.categoryTree(), requireGuides ? this.reader.categoriesWithPublicGuides() : null]);
+    const nodes = withGuides ? withGuidesInSubtree(tree, withGuides) : tree;
     const hierarchy = buildTree(nodes);
     if (!flag(query, 'withDisplayTitles')) return hierarchy;
     return { hierarchy, display_titles: Object.fromEntries(nodes.map((n) => [n.title, n.displayTitle])) };

@@ -1,6 +1,10 @@
-import type { WikiPage, WikiSummaryView } from '@rc/catalog-domain';
+import type { WikiContributor, WikiPage, WikiSummaryView } from '@rc/catalog-domain';
+import type { CategoryItems, CategoryItemView } from '@rc/guides-domain';
+import type { User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import { presentImage, type WikiRenderer } from '../guides/guide.presenter.js';
+import { presentUserSummary, unknownUserSummary } from '../identity/user-summary.presenter.js';
+import type { UserStanding } from '../people/user-standings.js';
 
 export function wikiUrl(namespace: string, title: string, baseUrl: string): string {
   const path = encodeURIComponent(title.replace(/ /g, '_'));
@@ -32,6 +36,59 @@ export interface WikiExtras {
   readonly featuredGuides: unknown[];
   readonly tags: string[];
   readonly canEdit: boolean;
+  /** The live pages among the page's related pages, in the page's order. */
+  readonly related: WikiSummaryView[];
+  /** The editors of the page's revisions (up to the one shown), creator first, and their accounts. */
+  readonly contributors: WikiContributor[];
+  readonly users: Map<number, User>;
+  readonly standings: Map<number, UserStanding>;
+  /** CATEGORY: the parts and tools of the category's public guides. */
+  readonly items: CategoryItems;
+}
+
+const slug = (title: string) => encodeURIComponent(title.replace(/ /g, '_'));
+
+/** The §3.7 fields of a merged item; notes are guide-specific, so a category has none. */
+function itemFields(item: CategoryItemView) {
+  return {
+    text: item.text,
+    type: item.type,
+    quantity: item.quantity,
+    notes: null,
+    url: item.url,
+    thumbnail: item.thumbnail,
+    isoptional: item.isoptional,
+    featured: item.featured,
+  };
+}
+
+/**
+ * A part of a category (an entry of `parts.categories`): the legacy `{tag, count, url}` (the part's
+ * name, how many of the category's guides list it, its URL) with the §3.7 item fields.
+ */
+export function presentCategoryPart(item: CategoryItemView) {
+  return { tag: item.text, count: item.guides, ...itemFields(item) };
+}
+
+/** A tool of a category: the §3.10 `{title, target_url, image_url, itemcode}` with the §3.7 item fields and `count`. */
+export function presentCategoryTool(item: CategoryItemView) {
+  return { title: item.text, target_url: item.url, image_url: item.thumbnail, itemcode: null, ...itemFields(item), count: item.guides };
+}
+
+/**
+ * `authors` (reference §3.10): each editor as a UserSummary with `percent` (their share of the
+ * revisions, rounded), `profile_url` and `avatar_url`; the creator first.
+ */
+export function presentAuthors(contributors: readonly WikiContributor[], users: Map<number, User>, standings: Map<number, UserStanding>, baseUrl: string) {
+  const total = contributors.reduce((sum, c) => sum + c.revisions, 0);
+  return contributors.map((c) => {
+    const user = users.get(c.userId);
+    const standing = standings.get(c.userId);
+    const summary = user
+      ? { ...presentUserSummary(user, baseUrl), ...(standing ? { reputation: standing.reputation, teams: [...standing.teams] } : {}) }
+      : unknownUserSummary(c.userId, baseUrl);
+    return { ...summary, percent: total ? Math.round((100 * c.revisions) / total) : 0, profile_url: summary.url, avatar_url: null };
+  });
 }
 
 /** The full Wiki (reference §3.10), with the fields that apply to its namespace. */
@@ -55,12 +112,12 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
     contents_rendered: ctx.renderer.block(s.contents),
     image: presentImage(s.imageId, ctx.baseUrl),
     author: s.authorId,
-    authors: [],
+    authors: presentAuthors(extra.contributors, extra.users, extra.standings, ctx.baseUrl),
     flags: Object.fromEntries(s.flags.map((flagid) => [flagid, { flagid }])),
     info: s.info.map((row) => ({ ...row })),
     tags: extra.tags,
     linked_wikis: [],
-    related_wikis: [],
+    related_wikis: extra.related.map((r) => presentWikiSummary(r, ctx.baseUrl)),
     can_edit: extra.canEdit,
     ...(category
       ? {
@@ -73,10 +130,10 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
           category_info: {},
           documents: [],
           diagrams: [],
-          parts: { url: `${ctx.baseUrl}/Parts/${encodeURIComponent(s.title.replace(/ /g, '_'))}`, categories: [] },
-          tools: [],
+          parts: { url: `${ctx.baseUrl}/Parts/${slug(s.title)}`, categories: extra.items.parts.map(presentCategoryPart) },
+          tools: extra.items.tools.map(presentCategoryTool),
           repairability_score: null,
-          solutions_url: `${ctx.baseUrl}/Answers/Device/${encodeURIComponent(s.title.replace(/ /g, '_'))}`,
+          solutions_url: `${ctx.baseUrl}/Answers/Device/${slug(s.title)}`,
           is_troubleshooting: false,
           maintenance_schedule: [],
         }

@@ -13,6 +13,15 @@ export class WikiEditDto {
   @ApiPropertyOptional({ description: 'CATEGORY only: the parent category title (null = a root). Moves that would make a cycle are refused.', type: String, nullable: true })
   @Allow()
   parent?: unknown;
+  @ApiPropertyOptional({
+    description:
+      'Related pages (read back as related_wikis), a full replacement: at most 50 titles of pages of the same namespace, or {namespace, title} objects; each newly named page must exist. null or [] clears them.',
+    type: 'array',
+    items: { oneOf: [{ type: 'string' }, { type: 'object', properties: { namespace: { type: 'string', enum: ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] }, title: { type: 'string' } } }] },
+    nullable: true,
+  })
+  @Allow()
+  related?: unknown;
 }
 
 export class WikiCreateDto extends WikiEditDto {

@@ -39,7 +39,7 @@ export const WikiPageSchema = new EntitySchema<WikiPageRow>({
     imageId: { type: 'integer', nullable: true, fieldName: 'image_id' },
     flags: { type: 'text[]' },
     info: { type: 'jsonb' },
-    related: { type: 'jsonb' },
+    related: { type: 'jsonb', defaultRaw: `'[]'` },
     revisionid: { type: 'integer' },
     authorId: { type: 'integer', nullable: true, fieldName: 'author_id' },
     langid: { type: 'string', length: 2 },

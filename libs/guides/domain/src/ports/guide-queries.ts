@@ -65,6 +65,38 @@ export abstract class GuideQueries {
   abstract search(query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult>;
   /** Public guides holding words that start with each word of `query` (type-ahead), best first. */
   abstract suggest(query: string, limit: number): Promise<GuideSummaryView[]>;
+  /**
+   * The parts and the tools of a category's public guides (those whose category is exactly this
+   * title), each item once: one query for both lists. See CategoryItemView for how items merge.
+   */
+  abstract categoryItems(category: string): Promise<CategoryItems>;
+  /** The titles of the categories that hold at least one public guide, in one query. */
+  abstract categoriesWithPublicGuides(): Promise<string[]>;
+}
+
+/**
+ * A part or tool as a category lists it: the items of the category's public guides merged by name
+ * (case and runs of white space ignored). In guide id order, then the guide's own item order, the
+ * first spelling of the name wins, and so do the first non-empty `type`, `url` and `thumbnail`;
+ * `quantity` is the most any one guide needs; `isoptional` holds only when every guide listing the
+ * item marks it optional; `featured` when any guide features it. Guide-specific notes are not kept.
+ */
+export interface CategoryItemView {
+  readonly text: string;
+  readonly type: string;
+  readonly quantity: number;
+  readonly url: string | null;
+  readonly thumbnail: string | null;
+  readonly isoptional: boolean;
+  readonly featured: boolean;
+  /** How many of the category's public guides list the item. */
+  readonly guides: number;
+}
+
+/** Both lists are ordered by the number of guides listing the item, most first, then by name. */
+export interface CategoryItems {
+  readonly parts: CategoryItemView[];
+  readonly tools: CategoryItemView[];
 }
 
 /** A page of search hits and the number of all hits. `rank`: relevance, comparable across one query's hits. */

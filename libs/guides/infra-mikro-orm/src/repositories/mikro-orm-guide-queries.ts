@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideQueries, type GuideListFilter, type GuideSearchResult, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSummaryView } from '@rc/guides-domain';
 import { prefixTsQuery, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
@@ -169,6 +169,40 @@ export class MikroOrmGuideQueries extends GuideQueries {
       [prefixes, limit],
     );
     return rows.map(view);
+  }
+
+  async categoryItems(category: string): Promise<CategoryItems> {
+    // Both lists in one statement: every item of every public guide of the category, grouped by
+    // its name folded (lower case, white space collapsed), first values taken in guide/item order.
+    const rows = await this.em.execute<(CategoryItemView & { kind: 'part' | 'tool' })[]>(
+      `WITH items AS (
+         SELECT l.kind, g.id AS guide_id, i.ord, i.item, lower(btrim(regexp_replace(i.item->>'text', '\\s+', ' ', 'g'))) AS name_key
+           FROM guides g
+          CROSS JOIN LATERAL (VALUES ('part', g.parts), ('tool', g.tools)) AS l(kind, list)
+          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(l.list) = 'array' THEN l.list ELSE '[]'::jsonb END) WITH ORDINALITY AS i(item, ord)
+          WHERE g.category = ? AND ${LISTED} AND jsonb_typeof(i.item->'text') = 'string'
+       )
+       SELECT kind,
+              (array_agg(item->>'text' ORDER BY guide_id, ord))[1] AS text,
+              coalesce((array_agg(item->>'type' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'type', '') <> ''))[1], '') AS type,
+              max(CASE WHEN jsonb_typeof(item->'quantity') = 'number' THEN (item->>'quantity')::numeric::int ELSE 1 END) AS quantity,
+              (array_agg(item->>'url' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'url', '') <> ''))[1] AS url,
+              (array_agg(item->>'thumbnail' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'thumbnail', '') <> ''))[1] AS thumbnail,
+              bool_and(coalesce(item->'isoptional' = 'true'::jsonb, false)) AS isoptional,
+              bool_or(coalesce(item->'featured' = 'true'::jsonb, false)) AS featured,
+              count(DISTINCT guide_id)::int AS guides
+         FROM items
+        GROUP BY kind, name_key
+        ORDER BY kind, count(DISTINCT guide_id) DESC, name_key, 2`,
+      [category],
+    );
+    const item = ({ kind: _kind, ...rest }: CategoryItemView & { kind: string }): CategoryItemView => rest;
+    return { parts: rows.filter((r) => r.kind === 'part').map(item), tools: rows.filter((r) => r.kind === 'tool').map(item) };
+  }
+
+  async categoriesWithPublicGuides(): Promise<string[]> {
+    const rows = await this.em.execute<{ category: string }[]>(`SELECT DISTINCT g.category FROM guides g WHERE ${LISTED}`);
+    return rows.map((r) => r.category);
   }
 
   private async ordered(ids: readonly number[], condition: string): Promise<GuideSummaryView[]> {
