@@ -84,6 +84,17 @@ describe('OpenAPI document and Swagger UI', () => {
         'DELETE /api/2.0/wikis/{namespace}/{title}/tag',
         'GET /api/2.0/search/{query}',
         'GET /api/2.0/suggest/{query}',
+        'GET /api/2.0/users',
+        'GET /api/2.0/users/{userid}',
+        'PATCH /api/2.0/user',
+        'GET /api/2.0/teams',
+        'POST /api/2.0/teams',
+        'GET /api/2.0/teams/{teamid}',
+        'PUT /api/2.0/teams/{teamid}/users/{userid}',
+        'DELETE /api/2.0/teams/{teamid}/users/{userid}',
+        'GET /api/2.0/badges',
+        'GET /api/2.0/users/{userid}/badges',
+        'GET /api/2.0/user/badges',
       ].sort(),
     );
   });
