@@ -17,6 +17,7 @@ import { IdentityApiModule, type IdentityModuleOptions } from './identity/identi
 import { GuidesApiModule } from './guides/guides.api-module.js';
 import { CatalogApiModule } from './catalog/catalog.api-module.js';
 import { SearchApiModule } from './search/search.api-module.js';
+import { ArchiveModule } from './archive/archive.module.js';
 import { wikiRendererFor } from './markup/wiki-renderer.js';
 import { PeopleModule } from './people/user-standings.js';
 import { TeamsApiModule } from './teams/teams.api-module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         guides,
         CatalogApiModule.register(guides),
         SearchApiModule.register(guides),
+        ArchiveModule.register(guides),
         TeamsApiModule,
         ReputationApiModule.register(),
       ],

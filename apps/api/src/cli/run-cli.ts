@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../database.js';
 import { createLogger, NestPinoLogger } from '../logger.js';
 import { migrate } from '../provisioning.js';
+import { ArchiveBuilder } from '../archive/archive-builder.js';
+import { duration, LineProgress, TerminalProgress } from '../archive/archive-progress.js';
 import { GuideEventRelay } from '../events/guide-event-relay.js';
 import { ReputationQueries } from '@rc/reputation-domain';
 
@@ -57,6 +59,16 @@ const COMMANDS: Record<string, Command> = {
       if (!mismatches.length) out('every total matches its ledger');
       for (const m of mismatches) out(`user ${m.userId}: total ${m.total}, ledger ${m.ledger}`);
       if (mismatches.length) throw new RefusedError(`${mismatches.length} total(s) differ from the ledger`);
+    },
+  },
+  'archive:build': {
+    usage: 'archive:build',
+    summary: 'build the offline oManual archive now (progress on standard error; the peak memory used at the end)',
+    async run(ctx, _args, { out, err }) {
+      const progress = process.stderr.isTTY ? new TerminalProgress(process.stderr) : new LineProgress(err);
+      const { archive, guides, categories, ms } = await ctx.get(ArchiveBuilder).build({ progress });
+      out(`built ${archive.name}: ${guides} guides, ${categories} categories, ${(archive.size / 1048576).toFixed(1)} MiB in ${duration(ms)}`);
+      out(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
     },
   },
   'app-id:create': {

@@ -1,6 +1,6 @@
 import { writeImage, type ImageBody, type OmanualOptions } from './omanual-guide.mapper.js';
 import { guidePath } from './omanual-paths.js';
-import { anyUri, XmlWriter } from './xml-writer.js';
+import { anyUri, StreamingXmlWriter, XmlWriter, type XmlOutput } from './xml-writer.js';
 
 /** A guide of a category as the category body lists it (a GuideSummary, reference §3.4). */
 export interface CategoryGuideBody {
@@ -33,30 +33,34 @@ export interface CategoryItemBody {
   readonly image_url?: unknown;
 }
 
-/** The fields of the legacy category body (`GET /categories/{name}`, reference §3.9) that the document shows. */
+/**
+ * The fields of the legacy category body (`GET /categories/{name}`, reference §3.9) that the
+ * document shows. Beyond the title, each may be missing (the document then shows it empty).
+ */
 export interface CategoryBody {
   readonly title: string;
-  readonly display_title: string;
-  readonly locale: string;
-  readonly topic_info: { readonly name: string; readonly manufacturer: unknown; readonly introduced: unknown; readonly discontinued: unknown };
-  readonly image: ImageBody;
-  readonly description: string;
-  readonly flags: readonly FlagBody[];
+  readonly display_title?: string | null;
+  readonly locale?: string | null;
+  readonly topic_info?: { readonly name?: string | null; readonly manufacturer?: unknown; readonly introduced?: unknown; readonly discontinued?: unknown } | null;
+  readonly image?: ImageBody;
+  readonly description?: string | null;
+  readonly flags?: readonly FlagBody[] | null;
   /** Closest first. */
-  readonly ancestors: readonly string[];
-  readonly children: readonly string[];
-  readonly solutions: { readonly url: string | null; readonly count: number };
-  readonly parts: { readonly categories: readonly CategoryItemBody[] } | readonly CategoryItemBody[];
-  readonly tools: readonly CategoryItemBody[];
-  readonly guides: readonly CategoryGuideBody[];
-  readonly contents_raw: string;
-  readonly contents_rendered: string;
+  readonly ancestors?: readonly string[] | null;
+  readonly children?: readonly string[] | null;
+  readonly solutions?: { readonly url?: string | null; readonly count?: number | null } | null;
+  readonly parts?: { readonly categories?: readonly CategoryItemBody[] | null } | readonly CategoryItemBody[] | null;
+  readonly tools?: readonly CategoryItemBody[] | null;
+  /** GuideSummary bodies (the presenter types them loosely). */
+  readonly guides?: readonly unknown[] | null;
+  readonly contents_raw?: string | null;
+  readonly contents_rendered?: string | null;
 }
 
 export interface CategoryDocumentOptions extends Pick<OmanualOptions, 'raw'> {
   /**
-   * Receives the document as it is written, in pieces (a category may list very many guides);
-   * without it the whole text is returned at the end.
+   * With a StreamingXmlWriter: receives the document as it is written, in pieces (a category may
+   * list very many guides); otherwise the whole text comes at the end.
    */
   readonly sink?: (text: string) => Promise<void>;
 }
@@ -71,9 +75,12 @@ const integer = (value: unknown): number | undefined => {
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
 };
 
-const partsOf = (parts: CategoryBody['parts']): readonly CategoryItemBody[] => ('categories' in parts ? parts.categories : (parts as readonly CategoryItemBody[]));
+const partsOf = (parts: CategoryBody['parts']): readonly CategoryItemBody[] => {
+  if (!parts) return [];
+  return Array.isArray(parts) ? parts : ((parts as { categories?: readonly CategoryItemBody[] | null }).categories ?? []);
+};
 
-function writeItem(w: XmlWriter, element: 'part' | 'tool', item: CategoryItemBody): void {
+function writeItem(w: XmlOutput, element: 'part' | 'tool', item: CategoryItemBody): void {
   const name = text(item.text) ?? text(item.title) ?? text(item.tag);
   if (name === undefined) return;
   const quantity = integer(item.quantity) ?? integer(item.count);
@@ -87,7 +94,7 @@ function writeItem(w: XmlWriter, element: 'part' | 'tool', item: CategoryItemBod
   });
 }
 
-function writeGuide(w: XmlWriter, guide: CategoryGuideBody): void {
+function writeGuide(w: XmlOutput, guide: CategoryGuideBody): void {
   w.open('guide', { id: guide.guideid, subject: guide.subject, type: guide.type });
   w.leaf('title', guide.title);
   w.leaf('url', anyUri(guide.url));
@@ -102,45 +109,45 @@ function writeGuide(w: XmlWriter, guide: CategoryGuideBody): void {
  * every guide of the category, read page by page, where the response shows the first ones).
  */
 export async function writeCategoryDocument(
-  w: XmlWriter,
+  w: XmlOutput,
   category: CategoryBody,
   options: CategoryDocumentOptions,
-  guides: Iterable<CategoryGuideBody> | AsyncIterable<CategoryGuideBody> = category.guides,
+  guides: Iterable<CategoryGuideBody> | AsyncIterable<CategoryGuideBody> = (category.guides ?? []) as readonly CategoryGuideBody[],
 ): Promise<void> {
-  const info = category.topic_info;
-  w.open('category', { locale: category.locale });
+  const info = category.topic_info ?? {};
+  w.open('category', { locale: category.locale || 'en' });
   w.leaf('title', category.display_title || category.title);
-  w.leaf('category_info', info.name, {
-    manufacturer: typeof info.manufacturer === 'string' ? info.manufacturer : undefined,
+  w.leaf('category_info', info.name ?? category.title, {
+    manufacturer: text(info.manufacturer),
     introduced: integer(info.introduced),
     discontinued: integer(info.discontinued),
   });
-  writeImage(w, category.image);
-  w.leaf('description', category.description);
+  writeImage(w, category.image ?? null);
+  w.leaf('description', category.description ?? '');
   w.open('flags');
-  for (const flag of category.flags) {
+  for (const flag of category.flags ?? []) {
     if (typeof flag === 'string') w.leaf('flag', null, { id: flag, title: flag });
     else w.leaf('flag', flag.text ?? null, { id: flag.flagid, title: flag.title ?? flag.flagid });
   }
   w.close();
   w.open('ancestors');
-  for (const ancestor of category.ancestors) w.leaf('ancestor', ancestor);
+  for (const ancestor of category.ancestors ?? []) w.leaf('ancestor', ancestor);
   w.close();
   w.open('children');
-  for (const child of category.children) w.leaf('child', child);
+  for (const child of category.children ?? []) w.leaf('child', child);
   w.close();
-  w.leaf('solutions', null, { count: integer(category.solutions.count) ?? 0, url: uri(category.solutions.url) ?? '' });
+  w.leaf('solutions', null, { count: integer(category.solutions?.count) ?? 0, url: uri(category.solutions?.url) ?? '' });
   w.open('parts');
   for (const part of partsOf(category.parts)) writeItem(w, 'part', part);
   w.close();
   w.open('tools');
-  for (const tool of category.tools) writeItem(w, 'tool', tool);
+  for (const tool of category.tools ?? []) writeItem(w, 'tool', tool);
   w.close();
-  w.open('contents', { contents_raw: options.raw ? category.contents_raw : undefined }).html(category.contents_rendered).close();
+  w.open('contents', { contents_raw: options.raw ? (category.contents_raw ?? '') : undefined }).html(category.contents_rendered ?? '').close();
   w.open('guides');
   for await (const guide of guides) {
     writeGuide(w, guide);
-    if (options.sink && w.pendingLength >= FLUSH_AT) await options.sink(w.take());
+    if (options.sink && w instanceof StreamingXmlWriter && w.pendingLength >= FLUSH_AT) await options.sink(w.take());
   }
   w.close();
   w.leaf('documents');

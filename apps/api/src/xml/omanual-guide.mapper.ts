@@ -1,5 +1,5 @@
 import { guidePath, prerequisitePath } from './omanual-paths.js';
-import { anyUri, isoDate, XmlWriter, type XmlWriterOptions } from './xml-writer.js';
+import { anyUri, isoDate, XmlWriter, type XmlOutput, type XmlWriterOptions } from './xml-writer.js';
 
 /** An Image object as the JSON bodies carry it (reference §3.1), or `null`. */
 export type ImageBody = { readonly [size: string]: string | number | undefined } | null;
@@ -60,6 +60,8 @@ export interface GuideBody {
   readonly created_date: number;
   readonly modified_date: number;
   readonly locale: string;
+  /** The guide's page (the manifest lists it). */
+  readonly url: string;
 }
 
 export interface OmanualOptions extends XmlWriterOptions {
@@ -74,7 +76,7 @@ export interface OmanualOptions extends XmlWriterOptions {
 const IMAGE_SIZES = ['mini', 'thumbnail', 'standard', 'medium', 'large'] as const;
 
 /** `<image mini=… thumbnail=… standard=… medium=… large=…>original</image>`, or an empty `<image/>`. */
-export function writeImage(w: XmlWriter, image: ImageBody, extra: Record<string, number> = {}): void {
+export function writeImage(w: XmlOutput, image: ImageBody, extra: Record<string, number> = {}): void {
   if (!image) {
     w.leaf('image', null, extra);
     return;
@@ -84,7 +86,7 @@ export function writeImage(w: XmlWriter, image: ImageBody, extra: Record<string,
   w.leaf('image', typeof image['original'] === 'string' ? image['original'] : '', attributes);
 }
 
-function writeItems(w: XmlWriter, list: 'tools' | 'parts', items: readonly ItemBody[]): void {
+function writeItems(w: XmlOutput, list: 'tools' | 'parts', items: readonly ItemBody[]): void {
   w.open(list);
   for (const item of items) {
     w.leaf(list === 'tools' ? 'tool' : 'part', null, {
@@ -100,7 +102,7 @@ function writeItems(w: XmlWriter, list: 'tools' | 'parts', items: readonly ItemB
 }
 
 /** Step media the schema can hold: up to three images. Videos and embeds are known by id only here, so they are left out. */
-function writeMedia(w: XmlWriter, media: StepBody['media']): void {
+function writeMedia(w: XmlOutput, media: StepBody['media']): void {
   if (media.type !== 'image' || !Array.isArray(media.data)) return;
   const images = (media.data as ImageBody[]).filter((image) => image).slice(0, 3);
   if (!images.length) return;
@@ -110,7 +112,7 @@ function writeMedia(w: XmlWriter, media: StepBody['media']): void {
 }
 
 /** A prerequisite, with the path of its document in the archive. */
-function writePrerequisite(w: XmlWriter, p: GuideLinkBody): void {
+function writePrerequisite(w: XmlOutput, p: GuideLinkBody): void {
   w.open('prerequisite', { id: p.guideid, locale: p.locale, subject: p.subject, type: p.type });
   w.leaf('title', p.title);
   w.leaf('url', anyUri(p.url));
@@ -124,7 +126,7 @@ function writePrerequisite(w: XmlWriter, p: GuideLinkBody): void {
  * answers with: the same data, mapped element by element. Steps are numbered from 0 in the order
  * of the body (prerequisite steps first when they are inlined).
  */
-export function writeGuideDocument(w: XmlWriter, guide: GuideBody, options: Pick<OmanualOptions, 'raw'>): void {
+export function writeGuideDocument(w: XmlOutput, guide: GuideBody, options: Pick<OmanualOptions, 'raw'>): void {
   const raw = (value: string) => (options.raw ? value : undefined);
   w.open('guide', { locale: guide.locale });
   w.leaf('title', guide.title, { subject: guide.subject, type: guide.type });

@@ -2,7 +2,7 @@ import { categoryDocument, writeCategoryDocument, type CategoryBody, type Catego
 import { guideDocument, type GuideBody, type LineBody } from './omanual-guide.mapper.js';
 import { guideFolder, categoryPath, prerequisitePath, slug } from './omanual-paths.js';
 import { xmlErrorDocument } from './xml-response.js';
-import { anyUri, XmlWriter } from './xml-writer.js';
+import { anyUri, StreamingXmlWriter } from './xml-writer.js';
 import { parseXml, validateOmanual, withoutRawAttributes, type XmlDocument } from './testing/omanual-schema.js';
 
 const BASE = 'https://repair.example';
@@ -64,6 +64,7 @@ function guide(overrides: Partial<GuideBody> = {}): GuideBody {
     created_date: 1_700_000_000,
     modified_date: 1_700_003_600,
     locale: 'en',
+    url: `${BASE}/Guide/iPhone+12+Battery+Replacement/12`,
     ...overrides,
   };
 }
@@ -211,7 +212,7 @@ describe('oManual category documents', () => {
       for (let i = 1; i <= 3000; i++) yield { guideid: i, title: `Guide number ${i}`, subject: '', type: 'repair', url: `${BASE}/Guide/${i}`, image: null };
     };
     const pieces: string[] = [];
-    const w = new XmlWriter();
+    const w = new StreamingXmlWriter();
     await writeCategoryDocument(w, category(), { raw: false, sink: async (text) => void pieces.push(text) }, many());
     pieces.push(w.end());
     expect(pieces.length).toBeGreaterThan(2);

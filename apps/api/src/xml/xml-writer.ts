@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { createCB } from 'xmlbuilder2';
+import { create, createCB } from 'xmlbuilder2';
 
 type XMLBuilderCB = ReturnType<typeof createCB>;
 
@@ -57,54 +57,45 @@ export interface XmlWriterOptions {
   readonly namespace?: string | null;
 }
 
-/**
- * Writes one XML document through xmlbuilder2's callback builder, which serialises as it goes:
- * the text produced so far is taken with `take()` (to stream a large document) or all at once with
- * `end()`. Every string is made safe first (see `xmlText`); the builder checks well-formedness and
- * escapes, so any user text (control characters, markup-looking text) yields well-formed XML.
- */
-export class XmlWriter {
-  private readonly builder: XMLBuilderCB;
-  private output = '';
-  private failure: Error | null = null;
-  private depth = 0;
+const restoreReferences = (text: string) => text.replace(PLACEHOLDERS, (c) => REFERENCE[c]!);
 
-  constructor(options: XmlWriterOptions = {}) {
-    const namespace = options.namespace === undefined ? OMANUAL_NS : options.namespace;
-    this.builder = createCB({
-      data: (chunk: string) => {
-        this.output += chunk.replace(PLACEHOLDERS, (c) => REFERENCE[c]!);
-      },
-      prettyPrint: !!options.pretty,
-      wellFormed: true,
-      ...(namespace ? { defaultNamespace: { ele: namespace, att: null } } : {}),
-    });
-    this.builder.on('error', (error: Error) => {
-      this.failure ??= error;
-    });
-    this.builder.dec({ version: '1.0', encoding: 'UTF-8' });
+function cleanAttributes(attributes: Attributes): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined) attrs[key] = attributeText(String(value));
   }
+  return attrs;
+}
+
+/**
+ * Writes an XML document with xmlbuilder2, element by element. Every string is made safe first
+ * (see `xmlText`) and the library escapes and checks well-formedness, so any user text (control
+ * characters, markup-looking text) yields well-formed XML. Subclasses choose how the document is
+ * held: as a tree serialised at the end (`XmlWriter`), or serialised as it goes (`StreamingXmlWriter`).
+ */
+export abstract class XmlOutput {
+  protected depth = 0;
+
+  protected abstract element(name: string, attributes: Record<string, string>): void;
+  protected abstract appendText(text: string): void;
+  protected abstract up(): void;
 
   /** Opens an element; `null` and `undefined` attributes are left out. */
   open(name: string, attributes: Attributes = {}): this {
-    const attrs: Record<string, string> = {};
-    for (const [key, value] of Object.entries(attributes)) {
-      if (value !== null && value !== undefined) attrs[key] = attributeText(String(value));
-    }
-    this.builder.ele(name, attrs);
+    this.element(name, cleanAttributes(attributes));
     this.depth++;
     return this;
   }
 
   text(value: string | number): this {
     const text = xmlText(String(value)).replace(/\r/g, CR);
-    if (text) this.builder.txt(text);
+    if (text) this.appendText(text);
     return this;
   }
 
   close(): this {
-    if (this.depth === 0) throw new Error('XmlWriter: close() without an open element');
-    this.builder.up();
+    if (this.depth === 0) throw new Error('XmlOutput: close() without an open element');
+    this.up();
     this.depth--;
     return this;
   }
@@ -121,6 +112,79 @@ export class XmlWriter {
     writeHtml(this, fragment);
     return this;
   }
+}
+
+type DomNode = ReturnType<ReturnType<typeof create>['ele']>;
+
+/** A document built as a tree and serialised at the end: the fast way for documents of ordinary size. */
+export class XmlWriter extends XmlOutput {
+  private readonly doc = create({ version: '1.0', encoding: 'UTF-8' });
+  private current: DomNode | null = null;
+  private readonly namespace: string | null;
+
+  constructor(private readonly options: XmlWriterOptions = {}) {
+    super();
+    this.namespace = options.namespace === undefined ? OMANUAL_NS : options.namespace;
+  }
+
+  protected element(name: string, attributes: Record<string, string>): void {
+    if (this.current) this.current = this.current.ele(name, attributes);
+    else this.current = this.namespace ? this.doc.ele(this.namespace, name, attributes) : this.doc.ele(name, attributes);
+  }
+
+  protected appendText(text: string): void {
+    if (!this.current) throw new Error('XmlWriter: text outside the document element');
+    this.current.txt(text);
+  }
+
+  protected up(): void {
+    this.current = this.depth > 1 ? this.current!.up() : null;
+  }
+
+  /** The whole document. */
+  end(): string {
+    while (this.depth > 0) this.close();
+    return restoreReferences(this.doc.end({ prettyPrint: !!this.options.pretty, wellFormed: true }));
+  }
+}
+
+/**
+ * A document serialised as it is written (xmlbuilder2's callback builder), for documents of any
+ * length: `take()` hands over the text produced so far, `end()` the rest.
+ */
+export class StreamingXmlWriter extends XmlOutput {
+  private readonly builder: XMLBuilderCB;
+  private output = '';
+  private failure: Error | null = null;
+
+  constructor(options: XmlWriterOptions = {}) {
+    super();
+    const namespace = options.namespace === undefined ? OMANUAL_NS : options.namespace;
+    this.builder = createCB({
+      data: (chunk: string) => {
+        this.output += restoreReferences(chunk);
+      },
+      prettyPrint: !!options.pretty,
+      wellFormed: true,
+      ...(namespace ? { defaultNamespace: { ele: namespace, att: null } } : {}),
+    });
+    this.builder.on('error', (error: Error) => {
+      this.failure ??= error;
+    });
+    this.builder.dec({ version: '1.0', encoding: 'UTF-8' });
+  }
+
+  protected element(name: string, attributes: Record<string, string>): void {
+    this.builder.ele(name, attributes);
+  }
+
+  protected appendText(text: string): void {
+    this.builder.txt(text);
+  }
+
+  protected up(): void {
+    this.builder.up();
+  }
 
   /** How much text `take()` would return now. */
   get pendingLength(): number {
@@ -129,7 +193,7 @@ export class XmlWriter {
 
   /** The document text produced since the last call. */
   take(): string {
-    this.check();
+    if (this.failure) throw new Error(`XML could not be written: ${this.failure.message}`);
     const text = this.output;
     this.output = '';
     return text;
@@ -140,10 +204,6 @@ export class XmlWriter {
     while (this.depth > 0) this.close();
     this.builder.end();
     return this.take();
-  }
-
-  private check(): void {
-    if (this.failure) throw new Error(`XML could not be written: ${this.failure.message}`);
   }
 }
 
@@ -166,7 +226,7 @@ const DROPPED = new Set(['script', 'style', 'template', 'iframe', 'object', 'nos
  * an image becomes a link to it (`<a class="image" href="src">alt</a>`), any other element is
  * unwrapped (its text kept) and script-like ones dropped. The parser balances unclosed tags.
  */
-export function writeHtml(writer: XmlWriter, fragment: string): void {
+export function writeHtml(writer: XmlOutput, fragment: string): void {
   if (!fragment) return;
   // For each open HTML element: whether it opened an XML element (to close it at its end tag).
   const open: boolean[] = [];

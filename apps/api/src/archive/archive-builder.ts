@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { RequestContext } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Guide, GuideQueries, GuideRepository } from '@rc/guides-domain';
+import type { GetUsers, User, UserId } from '@rc/identity-domain';
+import { NotFoundError, type Clock } from '@rc/shared-kernel';
+import ZipStream from 'zip-stream';
+import { presentGuide, presentSummary, type PresentationContext, type WikiRenderer } from '../guides/guide.presenter.js';
+import { writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from '../xml/omanual-category.mapper.js';
+import { guideDocument, type GuideBody } from '../xml/omanual-guide.mapper.js';
+import { categoryPath, guidePath, MANIFEST_PATH } from '../xml/omanual-paths.js';
+import { anyUri, StreamingXmlWriter } from '../xml/xml-writer.js';
+import { NO_PROGRESS, type ArchiveProgress } from './archive-progress.js';
+import { compareTitles, type ArchiveSource, type GuideInCategory } from './archive-source.js';
+import type { ArchiveInfo, ArchiveStore } from './archive-store.js';
+
+export interface ArchiveBuilderDeps {
+  readonly orm: MikroORM;
+  readonly source: ArchiveSource;
+  readonly store: ArchiveStore;
+  readonly guides: GuideRepository;
+  readonly queries: GuideQueries;
+  readonly users: GetUsers;
+  readonly renderer: WikiRenderer;
+  readonly baseUrl: string;
+  /** The body of `GET /categories/{name}` for an anonymous reader (the catalog's reader and presenter). */
+  readonly categoryBody: (title: string) => Promise<CategoryBody>;
+  readonly clock: Clock;
+}
+
+export interface BuildOptions {
+  readonly progress?: ArchiveProgress;
+  /** Stops the build between two documents; the partial file is removed. */
+  readonly signal?: AbortSignal;
+  /** Called after each document is written (tests interrupt a build here). */
+  readonly afterDocument?: (written: number) => Promise<void> | void;
+}
+
+export interface BuildResult {
+  readonly archive: ArchiveInfo;
+  readonly guides: number;
+  readonly categories: number;
+  readonly ms: number;
+}
+
+export class ArchiveBuildRunningError extends Error {
+  constructor() {
+    super('An archive build is already running in this process');
+  }
+}
+
+/** Guides read and presented per database round. */
+const GUIDE_PAGE = 100;
+/** Rows per keyset page of the walks (ids, categories). */
+const WALK_PAGE = 500;
+
+const NOT_VIEWING = { canEdit: false, favorited: false, completed: false };
+
+/**
+ * Builds the offline archive: every public guide and every category as oManual documents (the
+ * documents the API answers in XML, without the `*_raw` attributes, so each validates against
+ * its schema) and a manifest, in one ZIP file, layout in `../xml/omanual-paths.ts`.
+ *
+ * Streaming all the way, so memory does not grow with the content: ids are read in keyset pages,
+ * a page of guides is loaded and presented (in a request context of its own, dropped after it),
+ * each document is serialised and handed to the ZIP stream, which writes through to the file with
+ * back-pressure; a category's guide list is written as it is read; the manifest is assembled in a
+ * side file and appended last. The file is renamed into place only once complete (ArchiveStore).
+ */
+export class ArchiveBuilder {
+  private running: Promise<BuildResult> | null = null;
+
+  constructor(private readonly deps: ArchiveBuilderDeps) {}
+
+  get isRunning(): boolean {
+    return this.running !== null;
+  }
+
+  /** One build at a time in a process. */
+  build(options: BuildOptions = {}): Promise<BuildResult> {
+    if (this.running) return Promise.reject(new ArchiveBuildRunningError());
+    this.running = this.run(options).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** The content version now (cheap): a build is due when it differs from the latest archive's. */
+  contentVersion(): Promise<string> {
+    return this.deps.source.contentVersion();
+  }
+
+  private async run(options: BuildOptions): Promise<BuildResult> {
+    const { source, store, clock } = this.deps;
+    const progress = options.progress ?? NO_PROGRESS;
+    const started = clock.now();
+    // Read first: content changed while building shows as a newer version at the next check.
+    const contentVersion = await source.contentVersion();
+    const counts = await source.counts();
+    const pending = await store.begin();
+    const hash = createHash('sha256');
+    const zip = new ZipStream({ zlib: { level: 6 } });
+    const file = createWriteStream(pending.path, { flags: 'wx' });
+    const written = pipeline(
+      zip as unknown as Readable,
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      }),
+      file,
+    );
+    written.catch(() => undefined); // awaited below; a failure also surfaces through the entries
+    const manifest = new ManifestWriter(pending.manifestPath, this.deps.baseUrl, started);
+    let documents = 0;
+    const done = async () => {
+      documents++;
+      progress.advance();
+      await options.afterDocument?.(documents);
+      options.signal?.throwIfAborted();
+    };
+    try {
+      progress.start(counts.guides + counts.categories);
+      let guides = 0;
+      for await (const ids of source.publicGuideIds(GUIDE_PAGE)) {
+        options.signal?.throwIfAborted();
+        const bodies = await this.inContext(() => this.presentGuides(ids));
+        for (const body of bodies) {
+          const xml = Buffer.from(guideDocument(body, { raw: false }), 'utf8');
+          await entry(zip, xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
+          await manifest.guide(body);
+          guides++;
+          await done();
+        }
+      }
+
+      await manifest.beginDocuments();
+      let categories = 0;
+      const walk = new GuideWalk(source.publicGuidesByCategory(WALK_PAGE));
+      for await (const page of source.categories(WALK_PAGE)) {
+        for (const category of page) {
+          options.signal?.throwIfAborted();
+          const written = await this.inContext(() => this.writeCategory(zip, category.id, category.title, walk));
+          if (!written) continue;
+          await manifest.category(category.id, category.title);
+          categories++;
+          await done();
+        }
+      }
+
+      await manifest.end();
+      await entry(zip, createReadStream(pending.manifestPath), { name: MANIFEST_PATH, date: started });
+      zip.finalize();
+      await written;
+      const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories }, clock.now());
+      await pending.discard();
+      progress.finish();
+      return { archive, guides, categories, ms: clock.now().getTime() - started.getTime() };
+    } catch (error) {
+      zip.destroy();
+      file.destroy();
+      await written.catch(() => undefined);
+      await manifest.close();
+      await pending.discard();
+      throw error;
+    }
+  }
+
+  /** Each page in a request context of its own: what it loads is dropped with it. */
+  private inContext<T>(work: () => Promise<T>): Promise<T> {
+    return RequestContext.create(this.deps.orm.em, work);
+  }
+
+  /** Full guide bodies as an anonymous reader gets them (public prerequisites, no marks), prerequisite steps not inlined. */
+  private async presentGuides(ids: number[]): Promise<GuideBody[]> {
+    const loaded = (await this.deps.guides.findMany(ids)).filter((g: Guide) => g.state.isPublic && g.state.deletedAt === null);
+    const prerequisiteIds = [...new Set(loaded.flatMap((g) => g.state.prerequisites))];
+    const prerequisites = new Map((await this.deps.queries.byIds(prerequisiteIds)).map((p) => [p.guideid, p]));
+    const authorIds = [...new Set([...loaded.map((g) => g.state.authorId), ...[...prerequisites.values()].map((p) => p.authorId)])];
+    const authors = authorIds.length ? await this.deps.users.execute(authorIds as UserId[]) : new Map<number, User>();
+    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors };
+    return loaded.map((guide) =>
+      presentGuide(guide, ctx, {
+        prerequisites: guide.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []),
+        inlined: [],
+        viewer: NOT_VIEWING,
+      }),
+    );
+  }
+
+  /** A category's document, streamed into its entry; `false` when the category is gone meanwhile. */
+  private async writeCategory(zip: ZipStream, id: number, title: string, walk: GuideWalk): Promise<boolean> {
+    let body: CategoryBody;
+    try {
+      body = await this.deps.categoryBody(title);
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+    const stream = new PassThrough();
+    const added = entry(zip, stream, { name: categoryPath(id, title), date: this.deps.clock.now() });
+    const push = async (text: string) => {
+      if (text && !stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve));
+    };
+    try {
+      const w = new StreamingXmlWriter();
+      await writeCategoryDocument(w, body, { raw: false, sink: push }, this.guidesOf(title, walk));
+      await push(w.end());
+      stream.end();
+      await added;
+    } catch (error) {
+      stream.destroy(error as Error);
+      await added.catch(() => undefined);
+      throw error;
+    }
+    return true;
+  }
+
+  /** The category's public guides as its body lists them (GuideSummary), read a page at a time. */
+  private async *guidesOf(title: string, walk: GuideWalk): AsyncGenerator<CategoryGuideBody> {
+    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors: new Map() };
+    for await (const ids of walk.idsOf(title, GUIDE_PAGE * 5)) {
+      for (const view of await this.deps.queries.byIds(ids)) yield presentSummary(view, ctx);
+    }
+  }
+}
+
+/**
+ * Walks the public guides in category order beside the categories (both in byte order of the
+ * title), handing each category the ids of its guides; guides of a category that no longer
+ * exists are passed over.
+ */
+class GuideWalk {
+  private page: GuideInCategory[] = [];
+  private index = 0;
+  private exhausted = false;
+
+  constructor(private readonly pages: AsyncGenerator<GuideInCategory[]>) {}
+
+  private async peek(): Promise<GuideInCategory | null> {
+    while (this.index >= this.page.length) {
+      if (this.exhausted) return null;
+      const next = await this.pages.next();
+      if (next.done) {
+        this.exhausted = true;
+        return null;
+      }
+      this.page = next.value;
+      this.index = 0;
+    }
+    return this.page[this.index]!;
+  }
+
+  async *idsOf(title: string, batch: number): AsyncGenerator<number[]> {
+    let ids: number[] = [];
+    for (let next = await this.peek(); next; next = await this.peek()) {
+      const order = compareTitles(next.category, title);
+      if (order > 0) break;
+      this.index++;
+      if (order < 0) continue;
+      ids.push(next.id);
+      if (ids.length >= batch) {
+        yield ids;
+        ids = [];
+      }
+    }
+    if (ids.length) yield ids;
+  }
+}
+
+/** Adds one entry and waits until the ZIP stream has taken all of it. */
+function entry(zip: ZipStream, source: Buffer | Readable, data: { name: string; date: Date }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    zip.entry(source, data, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/**
+ * The package manifest (oManual's index of a package): every guide with its path, then every
+ * category document. Written to a side file while the documents go into the ZIP, then appended.
+ */
+class ManifestWriter {
+  private readonly xml = new StreamingXmlWriter();
+  private readonly file: WriteStream;
+  private readonly opened: Promise<void>;
+
+  constructor(path: string, baseUrl: string, builtAt: Date) {
+    this.file = createWriteStream(path, { flags: 'wx' });
+    this.opened = new Promise((resolve, reject) => this.file.once('open', () => resolve()).once('error', reject));
+    this.opened.catch(() => undefined);
+    this.xml.open('manifest', { locale: 'en' });
+    this.xml.leaf('title', 'Repair-Content API offline archive');
+    this.xml.leaf('description', `Every public guide and category of ${baseUrl} as oManual documents, built ${builtAt.toISOString()}.`);
+    this.xml.open('guides');
+  }
+
+  async guide(guide: GuideBody): Promise<void> {
+    this.xml.open('guide', { id: guide.guideid, subject: guide.subject, type: guide.type });
+    this.xml.leaf('title', guide.title);
+    this.xml.leaf('path', guidePath(guide.guideid, guide.title));
+    this.xml.leaf('url', anyUri(guide.url));
+    const image = guide.image;
+    if (image && typeof image['thumbnail'] === 'string') this.xml.leaf('thumbnail', image['thumbnail']);
+    if (image && typeof image['original'] === 'string') this.xml.leaf('image_url', image['original']);
+    this.xml.close();
+    await this.flush();
+  }
+
+  async beginDocuments(): Promise<void> {
+    this.xml.close();
+    this.xml.open('documents');
+    await this.flush();
+  }
+
+  async category(id: number, title: string): Promise<void> {
+    this.xml.leaf('document', categoryPath(id, title), { id, type: 'category' });
+    await this.flush();
+  }
+
+  async end(): Promise<void> {
+    await this.write(this.xml.end());
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.file.closed) return;
+    await new Promise<void>((resolve) => this.file.end(() => resolve()));
+  }
+
+  private async flush(): Promise<void> {
+    if (this.xml.pendingLength >= 64 * 1024) await this.write(this.xml.take());
+  }
+
+  private async write(text: string): Promise<void> {
+    await this.opened;
+    if (text && !this.file.write(text)) await new Promise<void>((resolve) => this.file.once('drain', resolve));
+  }
+}
