@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       eventDelivery: true,
       archiveDir: '.data/archives',
       archiveCheckSeconds: 600,
+      guideCacheMb: 64,
+      guideCacheMaxAgeSeconds: 10,
     });
   });
 
@@ -57,6 +59,8 @@ describe('loadConfig', () => {
       MAX_TOKENS_PER_USER: '3',
       TRUST_PROXY: '1',
       EVENT_DELIVERY: 'off',
+      GUIDE_CACHE_MB: '0',
+      GUIDE_CACHE_MAX_AGE_SECONDS: '60',
       ARCHIVE_DIR: '/srv/archives',
       ARCHIVE_CHECK_SECONDS: '3600',
     });

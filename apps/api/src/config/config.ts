@@ -22,6 +22,10 @@ export interface AppConfig {
   readonly trustProxy: number;
   /** Deliver the guides context's events to reputation in this process (off: run `cli events:deliver` elsewhere). */
   readonly eventDelivery: boolean;
+  /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
+  readonly guideCacheMb: number;
+  /** How long a cached guide body may show its authors' older reputation or names. */
+  readonly guideCacheMaxAgeSeconds: number;
   /** Where the offline oManual archives are written and served from. */
   readonly archiveDir: string;
   /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
@@ -118,6 +122,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: int('TRUST_PROXY', 0, 0, 10),
     eventDelivery: bool('EVENT_DELIVERY', true),
+    guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
+    guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
     archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
   };

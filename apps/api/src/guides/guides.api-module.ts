@@ -37,6 +37,8 @@ import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
 import { ConflictBodies } from '../http/conflict-bodies.js';
 import { GuideReader } from './guide-reader.js';
+import { GuideBodyCache } from './guide-body-cache.js';
+import { PublicGuideBodies } from './public-guide-bodies.js';
 import { UserStandings } from '../people/user-standings.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
@@ -87,8 +89,14 @@ export class GuidesApiModule implements OnModuleInit {
           (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig, s: UserStandings) => new GuideReader(v, g, q, u, r, c, s),
           [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG, UserStandings],
         ),
+        factory(
+          PublicGuideBodies,
+          (r: GuideReader, q: GuideQueries, c: AppConfig) =>
+            new PublicGuideBodies(r, q, new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 })),
+          [GuideReader, GuideQueries, APP_CONFIG],
+        ),
       ],
-      exports: [GuideReader, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [GuideReader, PublicGuideBodies, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

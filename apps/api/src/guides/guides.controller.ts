@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags, ApiParam, ApiQuery } from '@nestjs/swagger';
 import {
   AddStep,
@@ -25,6 +26,9 @@ import { flag, list, optionalId, order, requiredRevision, timestamp } from '../h
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
+import { PublicGuideBodies } from './public-guide-bodies.js';
+import { wantsPretty } from '../http/respond.js';
+import { wantsXml } from '../xml/xml-response.js';
 import { GuideXml } from '../xml/omanual-responses.js';
 
 type Query = Record<string, unknown>;
@@ -51,6 +55,7 @@ const REVISION = { name: 'revisionid', required: true, description: 'The current
 export class GuidesController {
   constructor(
     private readonly reader: GuideReader,
+    private readonly bodies: PublicGuideBodies,
     private readonly queries: GuideQueries,
     private readonly view: ViewGuide,
     private readonly create: CreateGuide,
@@ -95,8 +100,16 @@ export class GuidesController {
     errors: [400, 403, 404],
   })
   @ApiParam({ name: 'guideid' }) @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
-  get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null) {
-    return this.reader.guide(guideIdOf(raw), viewer, { revisionid: optionalId(query, 'revisionid'), inlinePrerequisites: !flag(query, 'excludePrerequisiteSteps') });
+  async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const guideId = guideIdOf(raw);
+    const revisionid = optionalId(query, 'revisionid');
+    const inlinePrerequisites = !flag(query, 'excludePrerequisiteSteps');
+    // Anonymous JSON reads of the current revision: cached, with an ETag (see PublicGuideBodies).
+    if (viewer === null && revisionid === undefined && !wantsXml(req) && !wantsPretty(req)) {
+      const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
+      if (body) return body;
+    }
+    return this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites });
   }
 
   @Post()

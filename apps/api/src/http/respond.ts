@@ -6,12 +6,29 @@ export function wantsPretty(req: Request | undefined): boolean {
   return !!query && Object.prototype.hasOwnProperty.call(query, 'pretty');
 }
 
+/** A handler's answer meaning "304 Not Modified": the client's copy is current. */
+export const NOT_MODIFIED: object = Object.freeze({});
+
+// Bodies whose compact JSON was already produced (cached ones): sent as those bytes.
+const SERIALIZED = new WeakMap<object, Buffer>();
+
+export function withSerialized<T extends object>(body: T, json: Buffer): T {
+  SERIALIZED.set(body, json);
+  return body;
+}
+
 /**
  * Writes a JSON body with `Content-Type: application/json` exactly (Express would add a charset
  * parameter). Every success and error body of the API goes out through here.
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body, null, wantsPretty(res.req) ? 2 : undefined);
+  if (body === NOT_MODIFIED) {
+    res.status(304).end();
+    return;
+  }
+  const pretty = wantsPretty(res.req);
+  const ready = !pretty && typeof body === 'object' && body !== null ? SERIALIZED.get(body) : undefined;
+  const text = ready ?? JSON.stringify(body, null, pretty ? 2 : undefined);
   res.status(status);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));

@@ -129,6 +129,15 @@ export class MikroOrmGuideQueries extends GuideQueries {
     return { favorited, completed };
   }
 
+  async publicVersion(guideId: number): Promise<string | null> {
+    const [row] = await this.em.execute<{ revisionid: number; prereqs: number }[]>(
+      `SELECT g.revisionid, (SELECT coalesce(max(p.revisionid), 0) FROM guides p WHERE p.id = ANY (g.prerequisites)) AS prereqs
+         FROM guides g WHERE g.id = ? AND g.is_public AND g.deleted_at IS NULL`,
+      [guideId],
+    );
+    return row ? `${row.revisionid}.${row.prereqs}` : null;
+  }
+
   async tags(guideId: number): Promise<string[]> {
     const rows = await this.em.execute<{ tag: string }[]>('SELECT tag FROM guide_tags WHERE guide_id = ? ORDER BY tag', [guideId]);
     return rows.map((r) => r.tag);

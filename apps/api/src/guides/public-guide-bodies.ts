@@ -1,0 +1,32 @@
+import type { GuideId, GuideQueries } from '@rc/guides-domain';
+import type { Request, Response } from 'express';
+import { NOT_MODIFIED, withSerialized } from '../http/respond.js';
+import { matchesEtag, type GuideBodyCache } from './guide-body-cache.js';
+import type { GuideReader } from './guide-reader.js';
+
+/**
+ * `GET /guides/{id}` for anonymous readers of public guides: one cheap version lookup per request,
+ * then the cached serialized body when it was built from that version, or a fresh one. Answers
+ * carry a strong ETag (a hash of the bytes) and `Cache-Control: public, no-cache`, so a gateway
+ * may keep them and revalidate; a matching `If-None-Match` is a 304 without building anything.
+ */
+export class PublicGuideBodies {
+  constructor(
+    private readonly reader: GuideReader,
+    private readonly queries: GuideQueries,
+    readonly cache: GuideBodyCache,
+  ) {}
+
+  /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
+  async read(guideId: GuideId, inlinePrerequisites: boolean, req: Request, res: Response): Promise<object | null> {
+    const version = await this.queries.publicVersion(guideId);
+    if (version === null) return null;
+    const key = `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
+    const entry = this.cache.get(key, version) ?? this.cache.put(key, version, await this.reader.guide(guideId, null, { inlinePrerequisites }));
+    res.setHeader('ETag', entry.etag);
+    res.setHeader('Cache-Control', 'public, no-cache');
+    res.vary('Authorization');
+    if (matchesEtag(req.headers['if-none-match'], entry.etag)) return NOT_MODIFIED;
+    return withSerialized(entry.body, entry.json);
+  }
+}

@@ -1,0 +1,115 @@
+import { pino } from 'pino';
+import { loadConfig } from '../src/config/config.js';
+import { startApi, type RunningApi } from '../src/server.js';
+import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
+
+/** Anonymous guide reads: cached bodies, strong ETags, 304s, and never an older revision after a write. */
+describe('GET /guides/{id}: cache and conditional requests', () => {
+  let api: TestApi;
+  let other: RunningApi;
+  let alice: string;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi({}, { onQuery: (sql) => statements.push(sql) });
+    alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
+    // A second instance on the same database, as behind a load balancer.
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: api.db.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false' });
+    other = await startApi(config, pino({ level: 'silent' }), { identity: { argon2: { memoryCost: 4096, timeCost: 1, parallelism: 1 } } });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await api?.close();
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}, origin = api.origin) => fetch(`${origin}/api/2.0${path}`, { headers });
+
+  async function publicGuide(title: string, prerequisites: number[] = []): Promise<{ guideid: number; revisionid: number }> {
+    const res = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title, public: true, prerequisites } });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it('answers anonymous reads with a strong ETag that a gateway may keep and revalidate', async () => {
+    const guide = await publicGuide('Cached guide');
+    const res = await get(`/guides/${guide.guideid}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(res.headers.get('cache-control')).toBe('public, no-cache');
+    expect(res.headers.get('vary')).toMatch(/Authorization/);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const again = await get(`/guides/${guide.guideid}`);
+    expect(again.headers.get('etag')).toBe(res.headers.get('etag'));
+    expect(await again.text()).toBe(await res.text());
+  });
+
+  it('answers a matching If-None-Match with 304 and one version lookup, without building the body', async () => {
+    const guide = await publicGuide('Conditional guide');
+    const first = await get(`/guides/${guide.guideid}`);
+    const etag = first.headers.get('etag')!;
+    const before = statements.length;
+    const res = await get(`/guides/${guide.guideid}`, { 'If-None-Match': etag });
+    expect(res.status).toBe(304);
+    expect(await res.text()).toBe('');
+    expect(res.headers.get('etag')).toBe(etag);
+    const ran = statements.slice(before).filter((s) => /guides/.test(s) && !/guide_events_outbox|reputation|badge/.test(s));
+    expect(ran).toHaveLength(1);
+    expect((await get(`/guides/${guide.guideid}`, { 'If-None-Match': '"something-else"' })).status).toBe(200);
+  });
+
+  it('never serves the older revision after a write, on this instance or another', async () => {
+    const guide = await publicGuide('Edited guide');
+    const old = await get(`/guides/${guide.guideid}`);
+    const oldEtag = old.headers.get('etag')!;
+    await get(`/guides/${guide.guideid}`, {}, other.url); // the other instance caches it too
+    for (let i = 1; i <= 5; i++) {
+      const current = (await api.request('GET', `/guides/${guide.guideid}`, { token: alice })).body.revisionid;
+      const edit = await api.request('PATCH', `/guides/${guide.guideid}?revisionid=${current}`, { token: alice, body: { summary: `Edit ${i}` } });
+      expect(edit.status).toBe(200);
+      for (const origin of [api.origin, other.url]) {
+        const res = await get(`/guides/${guide.guideid}`, { 'If-None-Match': oldEtag }, origin);
+        expect(res.status).toBe(200);
+        const body = await res.json();
+        expect(body.revisionid).toBe(edit.body.revisionid);
+        expect(body.summary).toBe(`Edit ${i}`);
+      }
+    }
+  });
+
+  it('rebuilds a guide whose prerequisite changed', async () => {
+    const prereq = await publicGuide('Prerequisite');
+    const step = await api.request('POST', `/guides/${prereq.guideid}/steps`, { token: alice, body: { lines: [{ text: 'Old step text', bullet: 'black', level: 0 }] } });
+    expect(step.status).toBe(201);
+    const guide = await publicGuide('Depends on it', [prereq.guideid]);
+    const before = await (await get(`/guides/${guide.guideid}`)).json();
+    expect(JSON.stringify(before.steps)).toContain('Old step text');
+    const current = (await api.request('GET', `/guides/${prereq.guideid}`, { token: alice })).body;
+    const stepid = current.steps[0].stepid;
+    const edited = await api.request('PATCH', `/guides/${prereq.guideid}/steps/${stepid}?revisionid=${current.steps[0].revisionid}`, {
+      token: alice,
+      body: { lines: [{ text: 'New step text', bullet: 'black', level: 0 }] },
+    });
+    expect(edited.status).toBe(200);
+    const after = await (await get(`/guides/${guide.guideid}`)).json();
+    expect(JSON.stringify(after.steps)).toContain('New step text');
+  });
+
+  it('keeps viewer-specific, private, pretty, XML and past-revision reads out of the cache', async () => {
+    const guide = await publicGuide('Viewer guide');
+    const mine = await api.request('GET', `/guides/${guide.guideid}`, { token: alice });
+    expect(mine.body.can_edit).toBe(true);
+    expect(mine.headers.get('etag')).toBeNull();
+    expect((await get(`/guides/${guide.guideid}?pretty`)).headers.get('etag')).toBeNull();
+    expect((await get(`/guides/${guide.guideid}?type=XML`)).headers.get('content-type')).toBe('application/xml');
+    expect((await get(`/guides/${guide.guideid}?revisionid=${guide.revisionid}`)).headers.get('etag')).toBeNull();
+
+    const privateGuide = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'Private one' } });
+    expect((await get(`/guides/${privateGuide.body.guideid}`)).status).toBe(403);
+    expect((await get('/guides/999999')).status).toBe(404);
+
+    // Unpublishing makes the next anonymous read a 403 at once.
+    const current = (await api.request('GET', `/guides/${guide.guideid}`, { token: alice })).body.revisionid;
+    expect((await api.request('DELETE', `/guides/${guide.guideid}/public?revisionid=${current}`, { token: alice })).status).toBe(200);
+    expect((await get(`/guides/${guide.guideid}`)).status).toBe(403);
+  });
+});
