@@ -3,10 +3,10 @@ import { Argon2PasswordHasher } from '@rc/identity-infra-mikro-orm';
 import { copyText, intArrayLiteral, json, NULL, textArrayLiteral, timestamp } from './lib/copy.js';
 import { Random } from './lib/random.js';
 import { readSchema, secondaryIndexes, TableLoader, type Schema } from './lib/schema.js';
-import { ADJECTIVES, FAMILIES, FILLER, MAKERS, NAME_WORDS, NOUNS, TAGS, TOOLS, VERBS } from './lib/words.js';
+import { ADJECTIVES, FAMILIES, FILLER, GENERIC_NOUNS, MAKERS, NAME_WORDS, NOUNS, PART_NOUNS, TAGS, TOOLS, VERBS } from './lib/words.js';
 
 /** Bumped whenever the generated data changes shape: `--reuse` then regenerates. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** The password of every generated account (public: these are benchmark accounts). */
 export const BENCH_PASSWORD = 'bench-password-1234';
@@ -49,26 +49,34 @@ const BULLET_WEIGHTS = [60, 6, 5, 4, 3, 3, 3, 2, 6, 5, 3];
 
 const cap = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** Plain sentences of repair instructions (no markup: the rendered text is the escaped raw text). */
+/**
+ * Plain sentences of repair instructions (no markup: the rendered text is the escaped raw text).
+ * Nouns are generic ones (in nearly every guide) or the few parts the text is about, so a part
+ * name is found in a few percent of the guides, as in real repair texts.
+ */
 class Prose {
   constructor(private readonly r: Random) {}
 
-  sentence(minWords: number, maxWords: number): string {
+  private noun(parts: readonly string[]): string {
+    return this.r.chance(0.4) ? this.r.pick(GENERIC_NOUNS) : this.r.pick(parts);
+  }
+
+  sentence(minWords: number, maxWords: number, parts: readonly string[] = PART_NOUNS): string {
     const r = this.r;
     const target = r.int(minWords, maxWords);
     const words: string[] = [r.pick(VERBS), 'the'];
     if (r.chance(0.5)) words.push(r.pick(ADJECTIVES));
-    words.push(r.pick(NOUNS));
+    words.push(this.noun(parts));
     while (words.length < target) {
       words.push(r.pick(FILLER));
       if (r.chance(0.35)) words.push(r.pick(ADJECTIVES));
-      words.push(r.chance(0.8) ? r.pick(NOUNS) : r.pick(VERBS));
+      words.push(r.chance(0.8) ? this.noun(parts) : r.pick(VERBS));
     }
     return `${cap(words.join(' '))}.`;
   }
 
-  paragraph(sentences: number): string {
-    return Array.from({ length: sentences }, () => this.sentence(6, 16)).join(' ');
+  paragraph(sentences: number, parts: readonly string[] = PART_NOUNS): string {
+    return Array.from({ length: sentences }, () => this.sentence(6, 16, parts)).join(' ');
   }
 }
 
@@ -269,13 +277,14 @@ async function loadUsers(client: pg.Client, tables: Tables, p: Plan, seed: numbe
 async function loadCategories([a, b]: pg.Client[], tables: Tables, p: Plan, seed: number): Promise<Record<string, number>> {
   const r = new Random(seed, 4);
   const prose = new Prose(r);
-  const pages = new TableLoader(a!, tables.schema, 'wiki_pages', ['id', 'namespace', 'title', 'display_title', 'parent_id', 'description', 'contents', 'image_id', 'flags', 'info', 'revisionid', 'author_id', 'langid', 'created_at', 'modified_at', 'deleted_at'], tables.warn);
+  const pages = new TableLoader(a!, tables.schema, 'wiki_pages', ['id', 'namespace', 'title', 'display_title', 'parent_id', 'description', 'contents', 'image_id', 'flags', 'info', 'revisionid', 'author_id', 'langid', 'created_at', 'modified_at', 'deleted_at', '?related'], tables.warn);
   const revisions = new TableLoader(b!, tables.schema, 'wiki_revisions', ['wiki_id', 'revisionid', 'snapshot', 'editor_id', 'created_at'], tables.warn);
   for (const category of p.categories) {
     const created = new Date(EPOCH + Math.floor(r.next() * (NOW - EPOCH) * 0.5));
     const modified = new Date(created.getTime() + Math.floor(r.next() * (NOW - created.getTime())));
-    const description = prose.sentence(8, 20);
-    const contents = `== Background ==\n${prose.paragraph(r.int(2, 5))}\n\n== Identification ==\n${prose.paragraph(r.int(1, 3))}`;
+    const parts = [r.pick(PART_NOUNS), r.pick(PART_NOUNS)];
+    const description = prose.sentence(8, 20, parts);
+    const contents = `== Background ==\n${prose.paragraph(r.int(2, 5), parts)}\n\n== Identification ==\n${prose.paragraph(r.int(1, 3), parts)}`;
     const imageId = r.chance(0.5) ? r.int(1, 1_000_000) : null;
     const info = category.leaf && r.chance(0.5) ? [{ name: 'Released', value: String(r.int(2005, 2026)) }] : [];
     const authorId = r.int(1, p.counts.users);
@@ -315,6 +324,7 @@ async function loadCategories([a, b]: pg.Client[], tables: Tables, p: Plan, seed
       timestamp(created),
       timestamp(modified),
       NULL,
+      '[]',
     ]);
     await revisions.row([String(category.id), String(category.id), json(state), String(authorId), timestamp(modified)]);
   }
@@ -373,7 +383,8 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
   let lineId = 0;
   for (let id = 1; id <= p.counts.guides; id++) {
     const category = r.pick(p.leaves).title;
-    const subjectNoun = r.pick(NOUNS);
+    const subjectNoun = r.pick(PART_NOUNS);
+    const parts4 = [subjectNoun, r.pick(PART_NOUNS), r.pick(PART_NOUNS), r.pick(PART_NOUNS)];
     const subject = r.chance(0.4) ? `${cap(r.pick(ADJECTIVES))} ${cap(subjectNoun)}` : cap(subjectNoun);
     const type = id <= p.prereqs ? 'disassembly' : r.pick(GUIDE_TYPES);
     const typeTitle = type === 'how-to' ? 'How To' : cap(type);
@@ -387,7 +398,7 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
     const timeMin = r.chance(0.1) ? 0 : minutes * 60;
     const timeMax = r.chance(0.1) ? 0 : minutes * 60 * r.pick([1, 1, 2, 3]);
     const parts = Array.from({ length: r.int(0, 4) }, () => ({
-      text: `${r.pick(MAKERS)} ${cap(r.pick(NOUNS))}`,
+      text: `${r.pick(MAKERS)} ${cap(r.pick(parts4))}`,
       type: r.chance(0.5) ? 'Part Only' : '',
       quantity: r.int(1, 4),
       notes: r.chance(0.2) ? prose.sentence(4, 8) : null,
@@ -417,10 +428,10 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
       let level = 0;
       for (let i = 0; i < lineCount; i++) {
         level = i === 0 ? 0 : Math.max(0, Math.min(2, level + r.weighted([-1, 0, 1], [2, 6, 2])));
-        lines.push({ lineid: ++lineId, text: prose.sentence(6, 30), bullet: r.weighted(BULLETS, BULLET_WEIGHTS), level });
+        lines.push({ lineid: ++lineId, text: prose.sentence(6, 30, parts4), bullet: r.weighted(BULLETS, BULLET_WEIGHTS), level });
       }
       const media = r.chance(0.8) ? { type: 'image', imageIds: Array.from({ length: r.weighted([1, 2, 3], [70, 20, 10]) }, () => r.int(1, 9_000_000)) } : { type: 'none' };
-      const stepTitle = r.chance(0.6) ? `${cap(r.pick(NOUNS))}` : '';
+      const stepTitle = r.chance(0.6) ? `${cap(r.pick(parts4))}` : '';
       steps.push({ id: ++stepId, orderby, revisionid: ++revision, title: stepTitle, lines, media });
       if (stepTitle) textParts.push(stepTitle);
       for (const line of lines) textParts.push(line.text);
@@ -436,8 +447,8 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
       subject,
       type,
       difficulty: r.chance(0.9) ? r.pick(DIFFICULTIES) : null,
-      summary: prose.sentence(8, 18).slice(0, 150),
-      introduction: prose.paragraph(r.int(1, 3)),
+      summary: prose.sentence(8, 18, parts4).slice(0, 150),
+      introduction: prose.paragraph(r.int(1, 3), parts4),
       conclusion: r.chance(0.8) ? 'To reassemble your device, follow these instructions in reverse order.' : '',
       timeRequiredMin: timeMin,
       timeRequiredMax: timeMax,
@@ -506,13 +517,15 @@ async function loadMarks(client: pg.Client, tables: Tables, p: Plan, seed: numbe
       }
     }
   }
+  const markRows = await marks.end();
+  // One COPY at a time on a connection: the next one starts only when this one has ended.
   const tags = new TableLoader(client, tables.schema, 'guide_tags', ['guide_id', 'tag', 'created_at'], tables.warn);
   for (let id = 1; id <= p.counts.guides; id++) {
     if (!r.chance(0.1)) continue;
     const chosen = new Set([r.pick(TAGS), r.pick(TAGS)]);
     for (const tag of chosen) await tags.row([String(id), copyText(tag), timestamp(new Date(NOW - Math.floor(r.next() * 365 * 86_400_000)))]);
   }
-  return { guide_marks: await marks.end(), guide_tags: await tags.end() };
+  return { guide_marks: markRows, guide_tags: await tags.end() };
 }
 
 /**

@@ -17,7 +17,7 @@ if ((mode !== 'floor' && mode !== 'static') || !databaseUrl || !baseUrl) {
 
 // The API's pool holds 10 connections (MikroORM's default here): the floor gets the same.
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-const statement = { name: 'guide', text: floorSql(baseUrl) };
+let statement = { name: 'guide', text: '' };
 const PATH = /^\/api\/2\.0\/guides\/([0-9]{1,9})(?:\?.*)?$/;
 const NOT_FOUND = Buffer.from('{"error":true,"message":"Guide not found"}');
 
@@ -32,6 +32,8 @@ async function guideBody(id: number): Promise<Buffer | null> {
 }
 
 async function main(): Promise<void> {
+  const { rows } = await pool.query<{ reputation: boolean; teams: boolean }>(`SELECT to_regclass('reputation_totals') IS NOT NULL AS reputation, to_regclass('team_members') IS NOT NULL AS teams`);
+  statement = { name: 'guide', text: floorSql(baseUrl!, { reputationTotals: rows[0]!.reputation, teamMembers: rows[0]!.teams }) };
   const fixed = mode === 'static' ? await guideBody(Number(staticId ?? 1)) : null;
   if (mode === 'static') {
     if (!fixed) throw new Error(`guide ${staticId} has no public body`);

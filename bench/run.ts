@@ -3,7 +3,7 @@
 // warm-up, and prints one table (also written as JSON). See the README's Benchmarks section.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { runExplain } from './explain.js';
@@ -11,6 +11,7 @@ import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate
 import { migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
+import { summariseProfiles } from './lib/profile.js';
 import { announcedPort, highWaterMb, RssSampler, startNode, waitForHttp, type Child } from './lib/processes.js';
 import { Random, Zipf } from './lib/random.js';
 import { scenarios, type BenchContext, type Scenario, type Target } from './scenarios.js';
@@ -53,9 +54,9 @@ interface Row extends LoadResult {
 }
 
 /** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
-async function startApi(url: string, options: BenchOptions): Promise<{ child: Child; origin: string; startMs: number }> {
+async function startApi(url: string, options: BenchOptions, profileDir: string | null): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
-  const child = startNode(['apps/api/dist/main.js'], {
+  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'apps/api/dist/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),
@@ -108,20 +109,42 @@ async function checkFloor(ctx: BenchContext, ids: number[]): Promise<{ compared:
   return { compared: ids.length, differing, example };
 }
 
+/**
+ * When a run ends, autocannon drops the requests in flight, but the API (and PostgreSQL) still
+ * finish them: wait until the bench database has no query running, so that work does not weigh
+ * on the next measurement.
+ */
+async function waitForIdle(ctx: BenchContext, what: string): Promise<void> {
+  const started = Date.now();
+  let quiet = 0;
+  while (quiet < 2 && Date.now() - started < 180_000) {
+    const { rows } = await ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    quiet = rows[0]!.n === 0 ? quiet + 1 : 0;
+    if (quiet < 2) await new Promise((r) => setTimeout(r, 100));
+  }
+  const waited = (Date.now() - started) / 1000;
+  if (waited > 2) log(`  (waited ${waited.toFixed(1)} s after ${what} for the queries of dropped requests to finish)`);
+}
+
 async function measure(scenario: Scenario, ctx: BenchContext, pid: number, options: BenchOptions): Promise<Row> {
   await scenario.prepare?.(ctx);
   const sampler = new RssSampler(pid);
   const base = { origin: ctx.origins[scenario.target], connections: options.connections, expected: scenario.expected, driver: (c: number) => scenario.driver(ctx, c) };
   if (options.warmup > 0) {
     await runLoad({ ...base, seconds: options.warmup });
+    await waitForIdle(ctx, 'the warm-up');
     await scenario.afterRun?.(ctx);
   }
   const result = await runLoad({ ...base, seconds: options.duration });
+  await waitForIdle(ctx, 'the run');
   await scenario.afterRun?.(ctx);
   const rss = sampler.stop();
   const extra = (await scenario.verify?.(ctx)) ?? {};
   const notes = [...(scenario.notes ?? [])];
   const unexpected = Object.entries(result.statusCodes).filter(([status]) => !scenario.expected.includes(Number(status)));
+  if (result.requests < options.connections) notes.push(`only ${result.requests} responses for ${options.connections} connections: requests take longer than the run`);
   if (unexpected.length) notes.push(`unexpected statuses: ${unexpected.map(([s, n]) => `${n} × ${s}`).join(', ')}`);
   if (scenario.expected.includes(304)) extra['share304'] = Math.round(((result.statusCodes['304'] ?? 0) / Math.max(1, result.requests)) * 1000) / 1000;
   return { name: scenario.name, target: scenario.target, description: scenario.description, ...result, peakRssMb: rss.maxProcessMb, processes: rss.processes, extra, notes };
@@ -163,6 +186,7 @@ async function main(): Promise<void> {
   const server = await openServer(process.env['DATABASE_URL'], options.dataDir, log);
   const children: Child[] = [];
   let db: pg.Pool | null = null;
+  let profileDir: string | null;
   try {
     const { url, generatedSeconds } = await prepare(options, server);
     if (options.generateOnly) return;
@@ -171,7 +195,8 @@ async function main(): Promise<void> {
       return;
     }
     db = new pg.Pool({ connectionString: url, max: 4 });
-    const api = await startApi(url, options);
+    profileDir = options.profile ? join(dirname(options.out), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`) : null;
+    const api = await startApi(url, options, profileDir);
     children.push(api.child);
     log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
     const floor = await startReference('floor', url);
@@ -246,6 +271,7 @@ async function main(): Promise<void> {
     await db?.end();
     await server.stop();
   }
+  if (profileDir) process.stdout.write(`CPU profile of the API:\n${await summariseProfiles(profileDir)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { BENCH_APP_ID, BENCH_PASSWORD, LOGIN_USERS, loginEmail, WRITERS, writerEmail } from './generate.js';
 import type { ConnectionDriver, RequestSpec } from './lib/load.js';
 import { Random, Zipf } from './lib/random.js';
-import { SEARCH_WORDS } from './lib/words.js';
+import { FAMILIES, MAKERS, PART_NOUNS } from './lib/words.js';
 
 export type Target = 'api' | 'floor' | 'static';
 
@@ -343,6 +343,14 @@ function mixedScenario(): Scenario {
   };
 }
 
+/** What people search for: a part, a kind of device and a part ("kettle heater"), or a device name. */
+function searchQuery(ctx: BenchContext, r: Random): string {
+  const u = r.next();
+  if (u < 0.5) return r.pick(PART_NOUNS);
+  if (u < 0.75) return `${r.pick(FAMILIES).toLowerCase()} ${r.pick(PART_NOUNS)}`;
+  return r.pick(ctx.categories);
+}
+
 /** Every scenario, in the order run (the references are measured again at the end). */
 export function scenarios(): Scenario[] {
   return [
@@ -375,23 +383,23 @@ export function scenarios(): Scenario[] {
     {
       name: 'search',
       target: 'api',
-      description: 'GET /search/{one or two words of the vocabulary}',
+      description: 'GET /search/{query}: a part (half), a kind of device and a part, or a device name',
       expected: [200],
       driver(ctx, connection) {
         const r = rng(ctx, 'search', connection);
-        return { next: () => get(`/search/${encodeURIComponent(r.chance(0.7) ? r.pick(SEARCH_WORDS) : `${r.pick(SEARCH_WORDS)} ${r.pick(SEARCH_WORDS)}`)}`) };
+        return { next: () => get(`/search/${encodeURIComponent(searchQuery(ctx, r))}`) };
       },
     },
     {
       name: 'suggest',
       target: 'api',
-      description: 'GET /suggest/{prefix of 3 to 6 letters}',
+      description: 'GET /suggest/{prefix of 3 to 6 letters of a part or a maker}',
       expected: [200],
       driver(ctx, connection) {
         const r = rng(ctx, 'suggest', connection);
         return {
           next() {
-            const word = r.pick(SEARCH_WORDS);
+            const word = r.chance(0.5) ? r.pick(PART_NOUNS) : r.pick(MAKERS).toLowerCase();
             return get(`/suggest/${encodeURIComponent(word.slice(0, Math.min(word.length, r.int(3, 6))))}`);
           },
         };

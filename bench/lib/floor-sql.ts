@@ -49,10 +49,20 @@ function timeRequired(min: string, max: string): string {
 
 const plusEncoded = (expr: string): string => `replace(${expr}, ' ', '+')`;
 
-function userSummary(u: string, idExpr: string, base: string): string {
+/** Which tables of other contexts exist: an author's reputation and teams come from them. */
+export interface FloorTables {
+  readonly reputationTotals: boolean;
+  readonly teamMembers: boolean;
+}
+
+function userSummary(u: string, idExpr: string, base: string, tables: FloorTables): string {
+  const reputation = tables.reputationTotals ? `coalesce((SELECT points FROM reputation_totals WHERE user_id = ${u}.id), 0)` : '0';
+  const teams = tables.teamMembers
+    ? `coalesce((SELECT json_agg(m.team_id ORDER BY m.team_id) FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL WHERE m.user_id = ${u}.id), '[]'::json)`
+    : `'[]'::json`;
   return `CASE WHEN ${u}.id IS NULL THEN json_build_object('userid', ${idExpr}, 'username', 'Deleted user', 'unique_username', NULL, 'join_date', 0, 'image', NULL, 'reputation', 0, 'url', ${literal(`${base}/User/`)} || ${idExpr}, 'teams', '[]'::json)
-    ELSE json_build_object('userid', ${u}.id, 'username', ${u}.username, 'unique_username', ${u}.unique_username, 'join_date', ${seconds(`${u}.joined_at`)}, 'image', NULL, 'reputation', 0,
-      'url', ${literal(`${base}/User/`)} || ${u}.id || '/' || ${plusEncoded(`${u}.username`)}, 'teams', '[]'::json) END`;
+    ELSE json_build_object('userid', ${u}.id, 'username', ${u}.username, 'unique_username', ${u}.unique_username, 'join_date', ${seconds(`${u}.joined_at`)}, 'image', NULL, 'reputation', ${reputation},
+      'url', ${literal(`${base}/User/`)} || ${u}.id || '/' || ${plusEncoded(`${u}.username`)}, 'teams', ${teams}) END`;
 }
 
 function step(s: string, guideIdExpr: string, base: string): string {
@@ -68,7 +78,7 @@ function step(s: string, guideIdExpr: string, base: string): string {
 }
 
 /** `$1`: the guide id. One row with the body as text, or no row (unknown, deleted or private). */
-export function floorSql(baseUrl: string): string {
+export function floorSql(baseUrl: string, tables: FloorTables): string {
   const base = baseUrl.replace(/\/+$/, '');
   const guideUrl = (g: string) => `${literal(`${base}/Guide/`)} || ${plusEncoded(`${g}.title`)} || '/' || ${g}.id`;
   const flagDefinitions = `(VALUES ${FLAGS.map(([id, title, text]) => `(${literal(id)}, ${literal(title)}, ${literal(text)})`).join(', ')}) AS d(flagid, title, text)`;
@@ -97,7 +107,7 @@ SELECT json_build_object(
   'documents', '[]'::json,
   'flags', (SELECT coalesce(json_agg(json_build_object('title', coalesce(d.title, f.flagid), 'flagid', f.flagid, 'text', coalesce(d.text, '')) ORDER BY f.o), '[]'::json)
       FROM unnest(g.flags) WITH ORDINALITY AS f(flagid, o) LEFT JOIN ${flagDefinitions} ON d.flagid = f.flagid),
-  'author', (SELECT ${userSummary('u', 'g.author_id', base)} FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = g.author_id),
+  'author', (SELECT ${userSummary('u', 'g.author_id', base, tables)} FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = g.author_id),
   'revisionid', g.revisionid, 'created_date', ${seconds('g.created_at')}, 'published_date', ${seconds('g.published_at')},
   'modified_date', ${seconds('g.modified_at')}, 'prereq_modified_date', coalesce((SELECT max(${seconds('pre.modified_at')}) FROM pre), 0),
   'public', g.is_public, 'locale', g.locale, 'langid', g.locale, 'available_langids', json_build_array(g.locale), 'url', ${guideUrl('g')},

@@ -10,6 +10,8 @@ export interface BenchOptions {
   readonly only: readonly string[];
   readonly reuse: boolean;
   readonly explain: boolean;
+  /** Start the API with --cpu-prof and print where its CPU time went. */
+  readonly profile: boolean;
   readonly generateOnly: boolean;
   readonly database: string;
   readonly dataDir: string;
@@ -29,6 +31,8 @@ const HELP = `Usage: npm run bench -- [options]
   --only A,B         only these scenarios (names or prefixes; the references always run)
   --reuse            keep the database when it already holds this scale and seed
   --explain          print EXPLAIN (ANALYZE, BUFFERS) of the API's hot queries instead of load
+  --profile          run the API with --cpu-prof and print its self time by package and function
+                     (best with --only: the profile covers every scenario run)
   --generate-only    generate the data set, then stop
   --database NAME    database to create on the server (default rc_bench)
   --data-dir DIR     embedded PostgreSQL data when DATABASE_URL is unset (default .data/bench)
@@ -40,7 +44,7 @@ const HELP = `Usage: npm run bench -- [options]
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const values: Record<string, string> = {};
   const flags = new Set<string>();
-  const booleans = new Set(['reuse', 'explain', 'generate-only', 'help']);
+  const booleans = new Set(['reuse', 'explain', 'profile', 'generate-only', 'help']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument '${arg}'\n\n${HELP}`);
@@ -75,6 +79,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     only: (values['only'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     reuse: flags.has('reuse'),
     explain: flags.has('explain'),
+    profile: flags.has('profile'),
     generateOnly: flags.has('generate-only'),
     database: values['database'] ?? 'rc_bench',
     dataDir: values['data-dir'] ?? '.data/bench',

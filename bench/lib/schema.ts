@@ -64,7 +64,7 @@ function neutralValue(column: Column): string {
 
 /**
  * A COPY into a table of the real schema: rows are given in the generator's column order; columns
- * the table no longer has are dropped, and NOT NULL columns the generator does not know (added by
+ * the table no longer has are dropped (silently for names marked optional with `?`), and NOT NULL columns the generator does not know (added by
  * a migration since) get a neutral value of their type, with a warning.
  */
 export class TableLoader {
@@ -77,14 +77,16 @@ export class TableLoader {
     const names = new Set(existing.map((c) => c.name));
     const used: string[] = [];
     this.pickers = [];
-    columns.forEach((name, index) => {
+    // A name starting with `?` is a column that only some versions of the schema have.
+    const given = columns.map((c) => c.replace(/^\?/, ''));
+    given.forEach((name, index) => {
       if (names.has(name)) {
         used.push(name);
         this.pickers.push((row) => row[index]!);
-      } else warn(`${table}.${name} no longer exists: not loaded`);
+      } else if (!columns[index]!.startsWith('?')) warn(`${table}.${name} no longer exists: not loaded`);
     });
     for (const column of existing) {
-      if (columns.includes(column.name) || column.nullable || column.hasDefault || column.generated) continue;
+      if (given.includes(column.name) || column.nullable || column.hasDefault || column.generated) continue;
       const value = neutralValue(column);
       warn(`${table}.${column.name} (${column.type}, NOT NULL) is unknown to the generator: filled with '${value}'`);
       used.push(column.name);

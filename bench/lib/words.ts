@@ -8,13 +8,17 @@ export const VERBS = [
   'route', 'fold', 'flip', 'guide', 'seat', 'calibrate', 'drain', 'flush', 'lubricate', 'cut', 'trim', 'glue',
 ];
 
-export const NOUNS = [
-  'battery', 'screen', 'display', 'digitizer', 'connector', 'cable', 'ribbon', 'bracket', 'screw', 'clip', 'adhesive',
-  'housing', 'frame', 'panel', 'cover', 'shield', 'board', 'motherboard', 'camera', 'lens', 'speaker', 'microphone',
+/** Words of almost every guide (as in real repair texts). */
+export const GENERIC_NOUNS = ['screw', 'cable', 'connector', 'clip', 'cover', 'bracket', 'edge', 'side', 'tab', 'device', 'part', 'tool'];
+
+/** The parts a guide is about: each guide uses a handful of them, so each is in a few percent of guides. */
+export const PART_NOUNS = [
+  'battery', 'screen', 'display', 'digitizer', 'ribbon', 'adhesive',
+  'housing', 'frame', 'panel', 'shield', 'board', 'motherboard', 'camera', 'lens', 'speaker', 'microphone',
   'antenna', 'button', 'switch', 'port', 'socket', 'fan', 'heatsink', 'thermal', 'paste', 'gasket', 'seal', 'hinge',
   'keyboard', 'trackpad', 'drive', 'memory', 'module', 'sensor', 'motor', 'belt', 'pulley', 'gear', 'spring', 'valve',
   'pump', 'filter', 'hose', 'nozzle', 'reservoir', 'heater', 'element', 'thermostat', 'fuse', 'relay', 'capacitor',
-  'resistor', 'coil', 'joystick', 'trigger', 'bumper', 'shell', 'bezel', 'tray', 'latch', 'tab', 'standoff', 'spacer',
+  'resistor', 'coil', 'joystick', 'trigger', 'bumper', 'shell', 'bezel', 'tray', 'latch', 'standoff', 'spacer',
   'washer', 'nut', 'bolt', 'pin', 'wire', 'plug', 'jack', 'charger', 'adapter', 'lid', 'door', 'drum', 'bearing',
 ];
 
@@ -55,5 +59,5 @@ export const NAME_WORDS = [
 
 export const TAGS = ['battery', 'screen', 'beginner', 'advanced', 'teardown', 'water damage', 'cleaning', 'soldering', 'adhesive', 'quick fix'];
 
-/** Words the search and suggest scenarios query (each occurs in many guides). */
-export const SEARCH_WORDS = [...NOUNS, ...VERBS.slice(0, 20)];
+/** Every noun of the texts. */
+export const NOUNS = [...GENERIC_NOUNS, ...PART_NOUNS];
