@@ -1,12 +1,16 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config/config.js';
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import { openDatabase } from './database.js';
 import { createLogger } from './logger.js';
-import { startApi } from './server.js';
+import { createApi, startApi, type RunningApi } from './server.js';
 
-async function main(): Promise<void> {
-  let config;
+const WORKER_INDEX = 'RC_WORKER_INDEX';
+
+function readConfig(): AppConfig {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -14,20 +18,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
-  const started = Date.now();
-  const api = await startApi(config, logger);
-  logger.info({ url: `${api.url}/api/2.0`, docs: `${api.url}/api/2.0/docs`, database: api.database.embedded ? 'embedded' : 'external', ms: Date.now() - started }, 'API ready');
+}
 
+/** Stops on SIGINT/SIGTERM after `stop` resolves; a second signal exits at once. */
+function onSignals(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
-  const stop = (signal: string) => {
+  const handle = (signal: string) => {
     if (stopping) {
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    api.close().then(
+    stop().then(
       () => {
         logger.info('stopped');
         process.exit(0);
@@ -38,8 +41,84 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => handle('SIGINT'));
+  process.on('SIGTERM', () => handle('SIGTERM'));
+}
+
+/** One process serving HTTP: the default, and each worker of a cluster. */
+async function serve(config: AppConfig, logger: Logger, worker: number | null): Promise<void> {
+  const started = Date.now();
+  let api: RunningApi;
+  if (worker === null) {
+    api = await startApi(config, logger);
+  } else {
+    // The primary has migrated and provisioned; one worker delivers events and builds archives.
+    const workerConfig: AppConfig = { ...config, eventDelivery: config.eventDelivery && worker === 0, archiveCheckSeconds: worker === 0 ? config.archiveCheckSeconds : 0 };
+    api = await startApi(workerConfig, logger, { provision: false });
+  }
+  if (worker === null) {
+    logger.info({ url: `${api.url}/api/2.0`, docs: `${api.url}/api/2.0/docs`, database: api.database.embedded ? 'embedded' : 'external', ms: Date.now() - started }, 'API ready');
+  } else {
+    logger.debug({ worker, ms: Date.now() - started }, 'worker ready');
+  }
+  onSignals(logger, () => api.close());
+}
+
+/**
+ * WEB_CONCURRENCY > 1: this process opens the database (starting the embedded one if needed),
+ * migrates and provisions once, then forks the workers, which share the port. A worker that dies
+ * is replaced; a signal stops the workers (each finishes its requests), then the database.
+ */
+async function primary(config: AppConfig, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const database = await openDatabase(config, logger);
+  try {
+    const bootstrap = await createApi({ ...config, eventDelivery: false, archiveCheckSeconds: 0 }, logger, database.url);
+    await bootstrap.close();
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  let stopping = false;
+  let ready = 0;
+  const fork = (index: number) => {
+    const worker = cluster.fork({ ...process.env, DATABASE_URL: database.url, [WORKER_INDEX]: String(index) });
+    worker.on('listening', () => {
+      if (++ready === config.webConcurrency) {
+        const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${config.port}`;
+        logger.info({ url: `${url}/api/2.0`, workers: config.webConcurrency, database: database.embedded ? 'embedded' : 'external', ms: Date.now() - started }, 'API ready');
+      }
+    });
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      logger.error({ worker: index, code, signal }, 'worker died: starting another');
+      setTimeout(() => fork(index), 1000).unref();
+    });
+  };
+  for (let i = 0; i < config.webConcurrency; i++) fork(i);
+  onSignals(logger, async () => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.isDead()) return resolve();
+            w.once('exit', () => resolve());
+            w.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    await database.stop();
+  });
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel);
+  if (cluster.isWorker) return serve(config, logger, Number(process.env[WORKER_INDEX] ?? 0));
+  if (config.webConcurrency > 1) return primary(config, logger);
+  return serve(config, logger, null);
 }
 
 main().catch((error: unknown) => {

@@ -20,12 +20,16 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export type StartOptions = Omit<AppModuleOptions, 'databaseUrl' | 'config' | 'logger'>;
+export type StartOptions = Omit<AppModuleOptions, 'databaseUrl' | 'config' | 'logger'> & {
+  /** `false`: skip the configured content (admin, app ids, demo data), which another process provisions. */
+  readonly provision?: boolean;
+};
 
 /** Creates the Nest application on a database: migrations applied, configured content provisioned. */
 export async function createApi(config: AppConfig, logger: Logger, databaseUrl: string, options: StartOptions = {}): Promise<NestExpressApplication> {
+  const { provision: provisioning = true, ...moduleOptions } = options;
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ config, logger, databaseUrl, ...options }),
+    AppModule.forRoot({ config, logger, databaseUrl, ...moduleOptions }),
     new ApiExpressAdapter(),
     { bodyParser: false, logger: new NestPinoLogger(logger), abortOnError: false },
   );
@@ -34,7 +38,7 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
-  await provision(app, config, logger);
+  if (provisioning) await provision(app, config, logger);
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
   return app;

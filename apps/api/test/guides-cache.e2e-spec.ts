@@ -69,7 +69,7 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
       for (const origin of [api.origin, other.url]) {
         const res = await get(`/guides/${guide.guideid}`, { 'If-None-Match': oldEtag }, origin);
         expect(res.status).toBe(200);
-        const body = await res.json();
+        const body = (await res.json()) as { revisionid: number; summary: string };
         expect(body.revisionid).toBe(edit.body.revisionid);
         expect(body.summary).toBe(`Edit ${i}`);
       }
@@ -81,7 +81,7 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     const step = await api.request('POST', `/guides/${prereq.guideid}/steps`, { token: alice, body: { lines: [{ text: 'Old step text', bullet: 'black', level: 0 }] } });
     expect(step.status).toBe(201);
     const guide = await publicGuide('Depends on it', [prereq.guideid]);
-    const before = await (await get(`/guides/${guide.guideid}`)).json();
+    const before = (await (await get(`/guides/${guide.guideid}`)).json()) as { steps: unknown[] };
     expect(JSON.stringify(before.steps)).toContain('Old step text');
     const current = (await api.request('GET', `/guides/${prereq.guideid}`, { token: alice })).body;
     const stepid = current.steps[0].stepid;
@@ -90,7 +90,7 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
       body: { lines: [{ text: 'New step text', bullet: 'black', level: 0 }] },
     });
     expect(edited.status).toBe(200);
-    const after = await (await get(`/guides/${guide.guideid}`)).json();
+    const after = (await (await get(`/guides/${guide.guideid}`)).json()) as { steps: unknown[] };
     expect(JSON.stringify(after.steps)).toContain('New step text');
   });
 

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       archiveCheckSeconds: 600,
       guideCacheMb: 64,
       guideCacheMaxAgeSeconds: 10,
+      webConcurrency: 1,
     });
   });
 
@@ -61,6 +62,7 @@ describe('loadConfig', () => {
       EVENT_DELIVERY: 'off',
       GUIDE_CACHE_MB: '0',
       GUIDE_CACHE_MAX_AGE_SECONDS: '60',
+      WEB_CONCURRENCY: '2',
       ARCHIVE_DIR: '/srv/archives',
       ARCHIVE_CHECK_SECONDS: '3600',
     });
@@ -84,6 +86,9 @@ describe('loadConfig', () => {
       eventDelivery: false,
       archiveDir: '/srv/archives',
       archiveCheckSeconds: 3600,
+      guideCacheMb: 0,
+      guideCacheMaxAgeSeconds: 60,
+      webConcurrency: 2,
     });
   });
 

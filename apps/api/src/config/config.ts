@@ -26,6 +26,8 @@ export interface AppConfig {
   readonly guideCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
   readonly guideCacheMaxAgeSeconds: number;
+  /** Worker processes serving HTTP (1: this process serves alone). */
+  readonly webConcurrency: number;
   /** Where the offline oManual archives are written and served from. */
   readonly archiveDir: string;
   /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     eventDelivery: bool('EVENT_DELIVERY', true),
     guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
+    webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),
     archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
   };
