@@ -221,11 +221,16 @@ async function main(): Promise<void> {
     log(`floor vs API bodies: ${fidelity.compared - fidelity.differing} of ${fidelity.compared} identical${fidelity.example ? ` (first difference: ${fidelity.example})` : ''}`);
 
     const pids: Record<Target, number> = { api: api.child.pid, floor: floor.child.pid, static: staticRef.child.pid };
+    const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child };
     const chosen = scenarios().filter((s) => s.target !== 'api' || !options.only.length || options.only.some((o) => s.name === o || s.name.startsWith(o)));
     const rows: Row[] = [];
     for (const scenario of chosen) {
       log(`${scenario.name}: ${options.warmup} s warm-up, ${options.duration} s measured, ${options.connections} connections`);
       const row = await measure(scenario, ctx, pids[scenario.target], options);
+      const exited = processes[scenario.target].process;
+      if (exited.exitCode !== null || exited.signalCode !== null) {
+        throw new Error(`the ${scenario.target} process exited during ${scenario.name} (${exited.exitCode ?? exited.signalCode}); its last output:\n${processes[scenario.target].output()}`);
+      }
       rows.push(row);
       log(`  ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors + row.unexpected}, peak RSS ${row.peakRssMb} MB${Object.keys(row.extra).length ? `, ${JSON.stringify(row.extra)}` : ''}`);
     }
@@ -240,6 +245,7 @@ async function main(): Promise<void> {
       row.ratioStatic = staticRps ? Math.round((row.rps / staticRps) * 1000) / 1000 : undefined;
     }
     const apiHighWater = highWaterMb(api.child.pid);
+    if (api.child.outputBytes() > 100_000) log(`the API printed ${Math.round(api.child.outputBytes() / 1024)} KB of log during the run; the last lines:\n${api.child.output().slice(-1500)}`);
     const counts = countsFor(options.scale);
     const meta = {
       date: new Date().toISOString(),
@@ -252,6 +258,7 @@ async function main(): Promise<void> {
       warmupSeconds: options.warmup,
       apiStartMs: api.startMs,
       apiHighWaterRssMb: apiHighWater,
+      apiLogKb: Math.round(api.child.outputBytes() / 1024),
       guideBodyKb: { mean: Math.round(meanKb * 10) / 10, median: Math.round((median.bytes / 1024) * 10) / 10 },
       floorFidelity: fidelity,
       references: { floorRps: Math.round(floorRps), staticRps: Math.round(staticRps) },

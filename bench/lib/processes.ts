@@ -6,6 +6,8 @@ export interface Child {
   readonly pid: number;
   /** The last lines it printed (for error messages). */
   output(): string;
+  /** Bytes it printed so far (a busy log costs the server CPU). */
+  outputBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -13,7 +15,9 @@ export interface Child {
 export function startNode(args: readonly string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, [...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
+  let bytes = 0;
   const keep = (chunk: Buffer) => {
+    bytes += chunk.length;
     tail = (tail + chunk.toString()).slice(-65_536);
   };
   child.stdout!.on('data', keep);
@@ -23,6 +27,7 @@ export function startNode(args: readonly string[], env: NodeJS.ProcessEnv): Chil
     process: child,
     pid: child.pid!,
     output: () => tail,
+    outputBytes: () => bytes,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -135,7 +140,7 @@ export class RssSampler {
   }
 }
 
-/** The kernel's own high-water mark of a process's resident set (MB). */
+/** The kernel's own high-water mark of the resident set (MB): the largest of the process and its descendants. */
 export function highWaterMb(pid: number): number {
-  return Math.round(statusKb(pid, 'VmHWM') / 1024);
+  return Math.round(Math.max(...processTree(pid).map((p) => statusKb(p, 'VmHWM'))) / 1024);
 }
