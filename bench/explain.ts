@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { BENCH_APP_ID, BENCH_PASSWORD, writerEmail } from './generate.js';
 import type { BenchOptions } from './lib/options.js';
 
 interface RunningApi {
@@ -51,13 +52,21 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
   const { live } = await one<{ live: number }>('SELECT count(*)::int AS live FROM guides WHERE is_public AND deleted_at IS NULL');
   const { id } = await one<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id OFFSET (SELECT count(*) / 2 FROM guides) LIMIT 1');
   const { title } = await one<{ title: string }>(`SELECT title FROM wiki_pages WHERE namespace = 'CATEGORY' AND parent_id IS NOT NULL AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`);
-  const probes = [
+  const { writeId, revisionid } = await one<{ writeId: number; revisionid: number }>(
+    'SELECT id AS "writeId", revisionid FROM guides WHERE is_public AND deleted_at IS NULL AND cardinality(prerequisites) = 0 ORDER BY id DESC OFFSET 5000 LIMIT 1',
+  );
+  const probes: { label: string; path: string; init?: (token: string) => RequestInit }[] = [
     { label: `GET /guides/${id}`, path: `/guides/${id}` },
     { label: `GET /guides at offset 90% (${Math.floor(live * 0.9)})`, path: `/guides?limit=20&offset=${Math.floor(live * 0.9)}` },
     { label: 'GET /categories', path: '/categories' },
     { label: `GET /wikis/CATEGORY/${title}`, path: `/wikis/CATEGORY/${encodeURIComponent(title.replace(/ /g, '_'))}` },
     { label: 'GET /search/battery', path: '/search/battery' },
     { label: 'GET /suggest/bat', path: '/suggest/bat' },
+    {
+      label: `PATCH /guides/${writeId} (a write: its statements are listed, not explained)`,
+      path: `/guides/${writeId}?revisionid=${revisionid}`,
+      init: (token) => ({ method: 'PATCH', headers: { Authorization: `api ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ summary: `Explained at ${new Date().toISOString()}.` }) }),
+    },
   ];
 
   const api = await loadApi();
@@ -69,11 +78,18 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
     if (!/^\s*(begin|commit|rollback|reset|set)\b/i.test(statement.text)) statements.push(statement);
   });
   try {
+    const login = await fetch(`${running.url}/api/2.0/user/token`, {
+      method: 'POST',
+      headers: { 'X-App-Id': BENCH_APP_ID, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: writerEmail(0), password: BENCH_PASSWORD }),
+    });
+    const { authToken: token } = (await login.json()) as { authToken: string };
     for (const probe of probes) {
       statements = [];
-      await fetch(`${running.url}/api/2.0${probe.path}`).then((res) => res.arrayBuffer()); // warm: first-use queries do not count
+      // Warm (first-use queries do not count); a write is not repeated.
+      if (!probe.init) await fetch(`${running.url}/api/2.0${probe.path}`).then((res) => res.arrayBuffer());
       statements = [];
-      const res = await fetch(`${running.url}/api/2.0${probe.path}`);
+      const res = await fetch(`${running.url}/api/2.0${probe.path}`, probe.init?.(token));
       await res.arrayBuffer();
       captured.push({ label: probe.label, statements, status: res.status });
     }

@@ -222,7 +222,10 @@ async function main(): Promise<void> {
 
     const pids: Record<Target, number> = { api: api.child.pid, floor: floor.child.pid, static: staticRef.child.pid };
     const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child };
-    const chosen = scenarios().filter((s) => s.target !== 'api' || !options.only.length || options.only.some((o) => s.name === o || s.name.startsWith(o)));
+    // `--only` names scenarios exactly, or by prefix when no scenario has that exact name.
+    const all = scenarios();
+    const wanted = (name: string) => options.only.some((o) => name === o || (!all.some((s) => s.name === o) && name.startsWith(o)));
+    const chosen = all.filter((s) => s.target !== 'api' || !options.only.length || wanted(s.name));
     const rows: Row[] = [];
     for (const scenario of chosen) {
       log(`${scenario.name}: ${options.warmup} s warm-up, ${options.duration} s measured, ${options.connections} connections`);

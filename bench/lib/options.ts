@@ -28,7 +28,7 @@ const HELP = `Usage: npm run bench -- [options]
   --duration S       seconds measured per scenario (default 10)
   --warmup S         seconds of warm-up before each scenario (default 3)
   --connections N    concurrent connections (default 32)
-  --only A,B         only these scenarios (names or prefixes; the references always run)
+  --only A,B         only these scenarios (exact names, else prefixes; the references always run)
   --reuse            keep the database when it already holds this scale and seed
   --explain          print EXPLAIN (ANALYZE, BUFFERS) of the API's hot queries instead of load
   --profile          run the API with --cpu-prof and print its self time by package and function
