@@ -6,7 +6,7 @@ import { readSchema, secondaryIndexes, TableLoader, type Schema } from './lib/sc
 import { ADJECTIVES, FAMILIES, FILLER, GENERIC_NOUNS, MAKERS, NAME_WORDS, NOUNS, PART_NOUNS, TAGS, TOOLS, VERBS } from './lib/words.js';
 
 /** Bumped whenever the generated data changes shape: `--reuse` then regenerates. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 /** The password of every generated account (public: these are benchmark accounts). */
 export const BENCH_PASSWORD = 'bench-password-1234';

@@ -47,14 +47,16 @@ export const FAMILIES = [
 ];
 
 export const MAKERS = [
-  'Arvel', 'Brisk', 'Corvan', 'Dellow', 'Eston', 'Fennic', 'Galder', 'Harlow', 'Istra', 'Jorvik', 'Kestrel', 'Lumen',
-  'Marlo', 'Norvik', 'Orlin', 'Pellam', 'Quorra', 'Ravell', 'Sorrel', 'Tamsin', 'Ulmer', 'Varda', 'Wexley', 'Yarrow',
+  'Arvex', 'Briskon', 'Corvant', 'Dellix', 'Estrova', 'Fennix', 'Galdrix', 'Helvion', 'Istrada', 'Jorvex', 'Kestron',
+  'Lumetra', 'Marvex', 'Norvika', 'Orlix', 'Pellatron', 'Quorvex', 'Ravelto', 'Sorrex', 'Tamvex', 'Ulmetra', 'Vardix',
+  'Wexlon', 'Yarrix',
 ];
 
+/** Words of user names, team names and product series (landscape and animal words, not given names). */
 export const NAME_WORDS = [
-  'Amber', 'Birch', 'Cedar', 'Delta', 'Ember', 'Fjord', 'Granite', 'Harbor', 'Indigo', 'Juniper', 'Kelp', 'Lichen',
-  'Maple', 'Nimbus', 'Onyx', 'Pebble', 'Quartz', 'Raven', 'Sable', 'Thistle', 'Umber', 'Velvet', 'Willow', 'Zephyr',
-  'Falcon', 'Otter', 'Heron', 'Badger', 'Lynx', 'Marten', 'Osprey', 'Plover', 'Robin', 'Swift', 'Wren', 'Finch',
+  'Basalt', 'Birch', 'Cedar', 'Cobalt', 'Comet', 'Copper', 'Delta', 'Fjord', 'Glacier', 'Granite', 'Gravel', 'Harbor',
+  'Kelp', 'Lichen', 'Moss', 'Nimbus', 'Ochre', 'Onyx', 'Pebble', 'Quartz', 'Slate', 'Thistle', 'Tundra', 'Umber',
+  'Velvet', 'Zephyr', 'Falcon', 'Otter', 'Badger', 'Lynx', 'Marten', 'Osprey', 'Plover', 'Wren', 'Beaver', 'Bison',
 ];
 
 export const TAGS = ['battery', 'screen', 'beginner', 'advanced', 'teardown', 'water damage', 'cleaning', 'soldering', 'adhesive', 'quick fix'];
