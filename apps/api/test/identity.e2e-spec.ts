@@ -56,6 +56,22 @@ describe('identity over HTTP', () => {
 
   const me = (token: string) => api.request('GET', '/user', { token });
 
+  /** A user's standing as the reputation and teams tables hold it (what user objects must show). */
+  const standingOf = async (email: string) => {
+    const [row] = await api.sql<{ reputation: number; bronze: number; silver: number; gold: number; total: number; teams: number[] }>(
+      `SELECT coalesce((SELECT points FROM reputation_totals t WHERE t.user_id = u.id), 0) AS reputation,
+              (SELECT count(*)::int FROM badge_awards a JOIN badges b ON b.id = a.badge_id WHERE a.user_id = u.id AND b.type = 'bronze') AS bronze,
+              (SELECT count(*)::int FROM badge_awards a JOIN badges b ON b.id = a.badge_id WHERE a.user_id = u.id AND b.type = 'silver') AS silver,
+              (SELECT count(*)::int FROM badge_awards a JOIN badges b ON b.id = a.badge_id WHERE a.user_id = u.id AND b.type = 'gold') AS gold,
+              (SELECT count(*)::int FROM badge_awards a WHERE a.user_id = u.id) AS total,
+              coalesce((SELECT array_agg(m.team_id ORDER BY m.team_id) FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL WHERE m.user_id = u.id), '{}') AS teams
+         FROM users u WHERE u.email = $1`,
+      [email],
+    );
+    const { reputation, teams, ...badges } = row!;
+    return { reputation, teams, badge_counts: badges };
+  };
+
   const countUsers = async () => (await api.sql<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!.n;
 
   /** The reset code in the last mail sent to an address. */
@@ -86,17 +102,17 @@ describe('identity over HTTP', () => {
       const res = await login(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(SELF_USER_KEYS);
+      const standing = await standingOf(DEMO_ACCOUNTS.bob.email);
+      expect(standing.reputation).toBeGreaterThan(0); // the demo content earns Bob points
       expect(res.body).toMatchObject({
         userid: expect.any(Number),
         username: 'Bob Solder',
         unique_username: 'bob',
         join_date: expect.any(Number),
         image: null,
-        reputation: 0,
-        teams: [],
+        ...standing,
         privileges: ['User'],
         greatest_privilege: 'User',
-        badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
         about_raw: false,
         about_rendered: false,
         langid: 'en',
@@ -233,9 +249,7 @@ describe('identity over HTTP', () => {
         username: 'Alice Fixwell',
         unique_username: 'alice',
         privileges: ['User'],
-        badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
-        teams: [],
-        reputation: 0,
+        ...(await standingOf(DEMO_ACCOUNTS.alice.email)),
         image: null,
         langid: 'en',
         authToken: token,

@@ -42,6 +42,11 @@ export interface TestApi {
   raw(method: string, path: string, init?: RequestInit): Promise<ApiResponse>;
   /** Logs in with the demo app id; returns the token. */
   logIn(email: string, password: string): Promise<string>;
+  /**
+   * Waits until every guide event written so far has been delivered to reputation (the relay runs
+   * after commit, in the background): reputation figures are then stable.
+   */
+  settle(): Promise<void>;
   /** A direct SQL query on the test database. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   sql<R = any>(text: string, params?: unknown[]): Promise<R[]>;
@@ -112,11 +117,22 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
     async sql(text, params = []) {
       return (await pool.query(text, params)).rows;
     },
+    async settle() {
+      if (!config.eventDelivery) return;
+      for (const deadline = Date.now() + 20_000; ; ) {
+        const [row] = await api.sql<{ pending: number }>('SELECT count(*)::int AS pending FROM guide_events_outbox WHERE delivered_at IS NULL');
+        if (row!.pending === 0) return;
+        if (Date.now() > deadline) throw new Error(`${row!.pending} guide events still undelivered`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async close() {
       await pool.end();
       await running.close();
       await db.drop();
     },
   };
+  // The demo content's events reach reputation before the tests look at anyone's standing.
+  await api.settle();
   return api;
 }

@@ -16,13 +16,10 @@ export class GuideEventsDelivery extends Migration {
         ADD COLUMN next_attempt_at timestamptz NULL;
       ALTER TABLE guide_events_outbox ALTER COLUMN attempts DROP DEFAULT;
 
-      CREATE FUNCTION guide_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('guide_events', '');
-        RETURN NULL;
-      END $$;
+      -- Named as the schema (GuideEventRowSchema.triggers) declares it.
+      CREATE FUNCTION guide_events_outbox_guide_events_outbox_notify_fn() RETURNS trigger LANGUAGE plpgsql AS $$ begin perform pg_notify('guide_events', ''); return null; end; $$;
       CREATE TRIGGER guide_events_outbox_notify AFTER INSERT ON guide_events_outbox
-        FOR EACH STATEMENT EXECUTE FUNCTION guide_events_notify();
+        FOR EACH STATEMENT EXECUTE FUNCTION guide_events_outbox_guide_events_outbox_notify_fn();
     `);
   }
 }

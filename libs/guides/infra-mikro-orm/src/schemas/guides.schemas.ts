@@ -162,6 +162,8 @@ export interface GuideEventRow {
 export const GuideEventRowSchema = new EntitySchema<GuideEventRow>({
   name: 'GuideEventRow',
   tableName: 'guide_events_outbox',
+  // Wakes the event relay (LISTEN guide_events) when a transaction that wrote events commits.
+  triggers: [{ name: 'guide_events_outbox_notify', timing: 'after', events: ['insert'], forEach: 'statement', body: "perform pg_notify('guide_events', ''); return null;" }],
   properties: {
     id: { type: 'bigint', primary: true },
     type: { type: 'string', length: 32 },
