@@ -195,7 +195,7 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
     log(`  users: ${rows['users']} in ${secs(t)}`);
 
     t = Date.now();
-    Object.assign(rows, await loadCategories([a, b], tables, p, options.seed));
+    Object.assign(rows, await loadCategories(a, tables, p, options.seed));
     log(`  categories: ${rows['wiki_pages']} pages in ${secs(t)}`);
 
     t = Date.now();
@@ -274,11 +274,12 @@ async function loadUsers(client: pg.Client, tables: Tables, p: Plan, seed: numbe
   return users.end();
 }
 
-async function loadCategories([a, b]: pg.Client[], tables: Tables, p: Plan, seed: number): Promise<Record<string, number>> {
+/** Category pages, then the snapshot of each one's revision (after: they refer to the pages). */
+async function loadCategories(client: pg.Client, tables: Tables, p: Plan, seed: number): Promise<Record<string, number>> {
   const r = new Random(seed, 4);
   const prose = new Prose(r);
-  const pages = new TableLoader(a!, tables.schema, 'wiki_pages', ['id', 'namespace', 'title', 'display_title', 'parent_id', 'description', 'contents', 'image_id', 'flags', 'info', 'revisionid', 'author_id', 'langid', 'created_at', 'modified_at', 'deleted_at', '?related'], tables.warn);
-  const revisions = new TableLoader(b!, tables.schema, 'wiki_revisions', ['wiki_id', 'revisionid', 'snapshot', 'editor_id', 'created_at'], tables.warn);
+  const snapshots: string[][] = [];
+  const pages = new TableLoader(client, tables.schema, 'wiki_pages', ['id', 'namespace', 'title', 'display_title', 'parent_id', 'description', 'contents', 'image_id', 'flags', 'info', 'revisionid', 'author_id', 'langid', 'created_at', 'modified_at', 'deleted_at', '?related'], tables.warn);
   for (const category of p.categories) {
     const created = new Date(EPOCH + Math.floor(r.next() * (NOW - EPOCH) * 0.5));
     const modified = new Date(created.getTime() + Math.floor(r.next() * (NOW - created.getTime())));
@@ -326,9 +327,12 @@ async function loadCategories([a, b]: pg.Client[], tables: Tables, p: Plan, seed
       NULL,
       '[]',
     ]);
-    await revisions.row([String(category.id), String(category.id), json(state), String(authorId), timestamp(modified)]);
+    snapshots.push([String(category.id), String(category.id), json(state), String(authorId), timestamp(modified)]);
   }
-  return { wiki_pages: await pages.end(), wiki_revisions: await revisions.end() };
+  const pageRows = await pages.end();
+  const revisions = new TableLoader(client, tables.schema, 'wiki_revisions', ['wiki_id', 'revisionid', 'snapshot', 'editor_id', 'created_at'], tables.warn);
+  for (const row of snapshots) await revisions.row(row);
+  return { wiki_pages: pageRows, wiki_revisions: await revisions.end() };
 }
 
 interface GuideSinks {
