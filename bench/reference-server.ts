@@ -1,22 +1,25 @@
-// The two references the API is measured against, one process each:
+// The references the API is measured against, one process each:
 //   floor   a minimal node:http + pg server answering GET /api/2.0/guides/{id} with one prepared
 //           SQL statement that builds the whole body in PostgreSQL (no cache: the hand-written minimum);
 //   static  the same server answering every guide request with one body precomputed in memory
-//           (what Node's HTTP stack does on this machine).
-// Usage: node bench/dist/reference-server.js floor|static DATABASE_URL BASE_URL [STATIC_GUIDE_ID]
+//           (what Node's HTTP stack does on this machine);
+//   lookup  the static body, sent after one indexed query per request (the guide's revision): what
+//           a cache of bodies checked against the database on every request can reach at best.
+// Usage: node bench/dist/reference-server.js floor|static|lookup DATABASE_URL BASE_URL [STATIC_GUIDE_ID]
 // Prints `ready <port>` once listening on an ephemeral loopback port.
 import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { floorSql } from './lib/floor-sql.js';
 
 const [mode, databaseUrl, baseUrl, staticId] = process.argv.slice(2);
-if ((mode !== 'floor' && mode !== 'static') || !databaseUrl || !baseUrl) {
-  process.stderr.write('usage: reference-server.js floor|static DATABASE_URL BASE_URL [STATIC_GUIDE_ID]\n');
+if ((mode !== 'floor' && mode !== 'static' && mode !== 'lookup') || !databaseUrl || !baseUrl) {
+  process.stderr.write('usage: reference-server.js floor|static|lookup DATABASE_URL BASE_URL [STATIC_GUIDE_ID]\n');
   process.exit(2);
 }
 
 // The API's pool holds 10 connections (MikroORM's default here): the floor gets the same.
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+pool.on('error', (error) => process.stderr.write(`idle connection: ${error.message}\n`));
 let statement = { name: 'guide', text: '' };
 const PATH = /^\/api\/2\.0\/guides\/([0-9]{1,9})(?:\?.*)?$/;
 const NOT_FOUND = Buffer.from('{"error":true,"message":"Guide not found"}');
@@ -34,15 +37,20 @@ async function guideBody(id: number): Promise<Buffer | null> {
 async function main(): Promise<void> {
   const { rows } = await pool.query<{ reputation: boolean; teams: boolean }>(`SELECT to_regclass('reputation_totals') IS NOT NULL AS reputation, to_regclass('team_members') IS NOT NULL AS teams`);
   statement = { name: 'guide', text: floorSql(baseUrl!, { reputationTotals: rows[0]!.reputation, teamMembers: rows[0]!.teams }) };
-  const fixed = mode === 'static' ? await guideBody(Number(staticId ?? 1)) : null;
-  if (mode === 'static') {
-    if (!fixed) throw new Error(`guide ${staticId} has no public body`);
-    await pool.end();
-  }
+  const fixed = mode === 'floor' ? null : await guideBody(Number(staticId ?? 1));
+  if (mode !== 'floor' && !fixed) throw new Error(`guide ${staticId} has no public body`);
+  if (mode === 'static') await pool.end();
+  const lookup = { name: 'revision', text: 'SELECT revisionid FROM guides WHERE id = $1 AND is_public AND deleted_at IS NULL' };
   const server = createServer((req, res) => {
     const match = req.method === 'GET' ? PATH.exec(req.url ?? '') : null;
     if (!match) return send(res, 404, NOT_FOUND);
-    if (fixed) return send(res, 200, fixed);
+    if (mode === 'static') return send(res, 200, fixed!);
+    if (mode === 'lookup') {
+      return void pool.query({ ...lookup, values: [Number(match[1])] }).then(
+        ({ rows }) => (rows.length ? send(res, 200, fixed!) : send(res, 404, NOT_FOUND)),
+        () => send(res, 500, Buffer.from('{"error":true,"message":"Internal error"}')),
+      );
+    }
     guideBody(Number(match[1])).then(
       (body) => (body ? send(res, 200, body) : send(res, 404, NOT_FOUND)),
       (error: unknown) => {

@@ -72,7 +72,7 @@ async function startApi(url: string, options: BenchOptions, profileDir: string |
   return { child, origin, startMs };
 }
 
-async function startReference(mode: 'floor' | 'static', url: string, staticId?: number): Promise<{ child: Child; origin: string }> {
+async function startReference(mode: 'floor' | 'static' | 'lookup', url: string, staticId?: number): Promise<{ child: Child; origin: string }> {
   const child = startNode(['bench/dist/reference-server.js', mode, url, BASE_URL, ...(staticId ? [String(staticId)] : [])], process.env);
   const port = await announcedPort(child);
   return { child, origin: `http://127.0.0.1:${port}` };
@@ -195,13 +195,15 @@ async function main(): Promise<void> {
       return;
     }
     db = new pg.Pool({ connectionString: url, max: 4 });
+    // An idle connection closed by the server (when it stops) is not an error of the run.
+    db.on('error', () => undefined);
     profileDir = options.profile ? join(dirname(options.out), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`) : null;
     const api = await startApi(url, options, profileDir);
     children.push(api.child);
     log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
     const floor = await startReference('floor', url);
     children.push(floor.child);
-    const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '' };
+    const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '', lookup: '' };
     const ctx0 = await loadContext(db, origins, options);
 
     // The static body: the guide of median size among a sample, as the floor builds it.
@@ -212,7 +214,9 @@ async function main(): Promise<void> {
     const median = sizes[Math.floor(sizes.length / 2)]!;
     const staticRef = await startReference('static', url, median.id);
     children.push(staticRef.child);
-    const ctx: BenchContext = { ...ctx0, origins: { ...origins, static: staticRef.origin } };
+    const lookupRef = await startReference('lookup', url, median.id);
+    children.push(lookupRef.child);
+    const ctx: BenchContext = { ...ctx0, origins: { ...origins, static: staticRef.origin, lookup: lookupRef.origin } };
     const meanKb = sizes.reduce((sum, s) => sum + s.bytes, 0) / sizes.length / 1024;
     log(`guide bodies: mean ${meanKb.toFixed(1)} KB, median ${(median.bytes / 1024).toFixed(1)} KB (the static body: guide ${median.id})`);
 
@@ -220,12 +224,12 @@ async function main(): Promise<void> {
     const fidelity = await checkFloor(ctx, [...sample.slice(0, 15), ...withPrerequisites]);
     log(`floor vs API bodies: ${fidelity.compared - fidelity.differing} of ${fidelity.compared} identical${fidelity.example ? ` (first difference: ${fidelity.example})` : ''}`);
 
-    const pids: Record<Target, number> = { api: api.child.pid, floor: floor.child.pid, static: staticRef.child.pid };
-    const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child };
+    const pids: Record<Target, number> = { api: api.child.pid, floor: floor.child.pid, static: staticRef.child.pid, lookup: lookupRef.child.pid };
+    const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child, lookup: lookupRef.child };
     // `--only` names scenarios exactly, or by prefix when no scenario has that exact name.
     const all = scenarios();
     const wanted = (name: string) => options.only.some((o) => name === o || (!all.some((s) => s.name === o) && name.startsWith(o)));
-    const chosen = all.filter((s) => s.target !== 'api' || !options.only.length || wanted(s.name));
+    const chosen = all.filter((s) => s.target === 'floor' || s.target === 'static' || !options.only.length || wanted(s.name));
     const rows: Row[] = [];
     for (const scenario of chosen) {
       log(`${scenario.name}: ${options.warmup} s warm-up, ${options.duration} s measured, ${options.connections} connections`);

@@ -4,7 +4,8 @@ import type { ConnectionDriver, RequestSpec } from './lib/load.js';
 import { Random, Zipf } from './lib/random.js';
 import { FAMILIES, MAKERS, PART_NOUNS } from './lib/words.js';
 
-export type Target = 'api' | 'floor' | 'static';
+/** `lookup`: the static body after one indexed query per request (what a cache checked against the revision costs at least). */
+export type Target = 'api' | 'floor' | 'static' | 'lookup';
 
 export interface BenchContext {
   readonly origins: Record<Target, string>;
@@ -356,6 +357,7 @@ export function scenarios(): Scenario[] {
   return [
     guideReads('static', 'static', 'static limit: one precomputed guide body from memory (node:http)', uniformId),
     guideReads('floor', 'floor', 'floor: one SQL statement builds the guide JSON in PostgreSQL (node:http + pg, uniform ids)', uniformId),
+    guideReads('static-lookup', 'lookup', 'the static body after one indexed revision query per request: the ceiling of a cache checked per request', zipfId),
     guideReads('guide-zipf', 'api', 'GET /guides/{id}, Zipf ids (s = 1)', zipfId),
     guideReads('guide-uniform', 'api', 'GET /guides/{id}, uniform ids over every public guide', uniformId),
     conditionalReads('guide-zipf-inm', true),
