@@ -52,7 +52,7 @@ export class AppModule {
           }),
           registerRequestContext: true,
         }),
-        CoreModule.register(config, logger, options.clock),
+        CoreModule.register(config, logger, options.clock, options.databaseUrl),
         PeopleModule,
         IdentityApiModule.register(config, options.identity),
         guides,

@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { jsonBody, methodNotAllowed, requestIdAndLog } from './http/middleware.js';
@@ -7,10 +8,10 @@ import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
 export const API_PREFIX = 'api/2.0';
 
 /**
- * Everything around the routes: request id and log, CORS, JSON bodies, 405 handling, the
+ * Everything around the routes: request id and log, CORS, JSON bodies, 405 handling, hot paths, the
  * `/api/2.0` prefix and Swagger UI. Shared by the production start and the end-to-end tests.
  */
-export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
+export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger, hotPaths: readonly RequestHandler[] = []): void {
   const express = app.getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxy);
@@ -27,6 +28,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   });
   app.use(methodNotAllowed(() => express.router));
   app.use(jsonBody());
+  // Handlers that answer their requests ahead of the framework (or pass them on).
+  for (const handler of hotPaths) app.use(handler);
   app.setGlobalPrefix(API_PREFIX);
   serveSwagger(app, buildOpenApiDocument(app, config.publicBaseUrl));
 }

@@ -8,6 +8,8 @@ import { ConflictBodies } from './http/conflict-bodies.js';
 
 export const APP_CONFIG = Symbol('AppConfig');
 export const LOGGER = Symbol('Logger');
+/** The URL of the database in use (external, or the embedded server started for this process). */
+export const DATABASE_URL = Symbol('DatabaseUrl');
 
 type Token<T> = abstract new (...args: never[]) => T;
 
@@ -20,17 +22,18 @@ export function factory<T>(provide: Token<T>, build: (...deps: never[]) => T, in
 @Global()
 @Module({})
 export class CoreModule {
-  static register(config: AppConfig, logger: Logger, clock: Clock = new SystemClock()): DynamicModule {
+  static register(config: AppConfig, logger: Logger, clock: Clock = new SystemClock(), databaseUrl = ''): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
+        { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: Clock, useValue: clock },
         factory(UnitOfWork, (orm: MikroORM) => new MikroOrmUnitOfWork(orm.em), [MikroORM]),
         ConflictBodies,
       ],
-      exports: [APP_CONFIG, LOGGER, Clock, UnitOfWork, ConflictBodies],
+      exports: [APP_CONFIG, LOGGER, DATABASE_URL, Clock, UnitOfWork, ConflictBodies],
     };
   }
 }

@@ -10,6 +10,8 @@ import { installFallbacks } from './http/middleware.js';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
+import { GuideVersionLookup, guideFastPath } from './guides/guide-fast-path.js';
+import { PublicGuideBodies } from './guides/public-guide-bodies.js';
 
 export interface RunningApi {
   readonly app: NestExpressApplication;
@@ -33,7 +35,7 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
     new ApiExpressAdapter(),
     { bodyParser: false, logger: new NestPinoLogger(logger), abortOnError: false },
   );
-  configureApp(app, config, logger);
+  configureApp(app, config, logger, [guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersionLookup))]);
   await app.init();
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);

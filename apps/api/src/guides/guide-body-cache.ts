@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 
 export interface CachedBody {
-  /** The body as built (shared: never mutate it). */
-  readonly body: object;
-  /** Its compact JSON, sent as it is. */
+  /** The body's compact JSON, sent as it is (only the bytes are kept: a parsed body takes several times their size). */
   readonly json: Buffer;
   /** A strong ETag: a hash of exactly those bytes. */
   readonly etag: string;
@@ -61,7 +59,7 @@ export class GuideBodyCache {
   /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry either way. */
   put(key: string, version: string, body: object): CachedBody {
     const json = Buffer.from(JSON.stringify(body));
-    const entry: CachedBody = { body, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`, version, storedAt: this.now() };
+    const entry: CachedBody = { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`, version, storedAt: this.now() };
     this.remove(key);
     if (json.length <= this.options.maxBytes) {
       this.entries.set(key, entry);

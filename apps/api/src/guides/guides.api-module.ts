@@ -34,11 +34,12 @@ import {
 import { GetUsers } from '@rc/identity-domain';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG, factory } from '../core.module.js';
+import { APP_CONFIG, DATABASE_URL, factory } from '../core.module.js';
 import { ConflictBodies } from '../http/conflict-bodies.js';
 import { GuideReader } from './guide-reader.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
+import { GuideVersionLookup } from './guide-fast-path.js';
 import { UserStandings } from '../people/user-standings.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
@@ -89,6 +90,7 @@ export class GuidesApiModule implements OnModuleInit {
           (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig, s: UserStandings) => new GuideReader(v, g, q, u, r, c, s),
           [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG, UserStandings],
         ),
+        factory(GuideVersionLookup, (url: string) => new GuideVersionLookup(url), [DATABASE_URL]),
         factory(
           PublicGuideBodies,
           (r: GuideReader, q: GuideQueries, c: AppConfig) =>
@@ -96,7 +98,7 @@ export class GuidesApiModule implements OnModuleInit {
           [GuideReader, GuideQueries, APP_CONFIG],
         ),
       ],
-      exports: [GuideReader, PublicGuideBodies, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [GuideReader, PublicGuideBodies, GuideVersionLookup, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

@@ -1,8 +1,10 @@
 import type { GuideId, GuideQueries } from '@rc/guides-domain';
 import type { Request, Response } from 'express';
-import { NOT_MODIFIED, withSerialized } from '../http/respond.js';
-import { matchesEtag, type GuideBodyCache } from './guide-body-cache.js';
+import { NOT_MODIFIED, SerializedJson } from '../http/respond.js';
+import { matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { GuideReader } from './guide-reader.js';
+
+export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
 
 /**
  * `GET /guides/{id}` for anonymous readers of public guides: one cheap version lookup per request,
@@ -21,12 +23,29 @@ export class PublicGuideBodies {
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: Request, res: Response): Promise<object | null> {
     const version = await this.queries.publicVersion(guideId);
     if (version === null) return null;
-    const key = `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
+    const key = guideBodyKey(guideId, inlinePrerequisites);
     const entry = this.cache.get(key, version) ?? this.cache.put(key, version, await this.reader.guide(guideId, null, { inlinePrerequisites }));
+    this.setHeaders(entry, res);
+    return matchesEtag(req.headers['if-none-match'], entry.etag) ? NOT_MODIFIED : new SerializedJson(entry.json);
+  }
+
+  /** Answers a cached body directly (the fast path), with exactly the headers of the route. */
+  answer(entry: CachedBody, req: Request, res: Response): void {
+    res.vary('Accept');
+    this.setHeaders(entry, res);
+    if (matchesEtag(req.headers['if-none-match'], entry.etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.status(200);
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Length', entry.json.length);
+    res.end(req.method === 'HEAD' ? undefined : entry.json);
+  }
+
+  private setHeaders(entry: CachedBody, res: Response): void {
     res.setHeader('ETag', entry.etag);
     res.setHeader('Cache-Control', 'public, no-cache');
     res.vary('Authorization');
-    if (matchesEtag(req.headers['if-none-match'], entry.etag)) return NOT_MODIFIED;
-    return withSerialized(entry.body, entry.json);
   }
 }

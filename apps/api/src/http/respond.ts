@@ -9,12 +9,9 @@ export function wantsPretty(req: Request | undefined): boolean {
 /** A handler's answer meaning "304 Not Modified": the client's copy is current. */
 export const NOT_MODIFIED: object = Object.freeze({});
 
-// Bodies whose compact JSON was already produced (cached ones): sent as those bytes.
-const SERIALIZED = new WeakMap<object, Buffer>();
-
-export function withSerialized<T extends object>(body: T, json: Buffer): T {
-  SERIALIZED.set(body, json);
-  return body;
+/** A body already serialized as compact JSON (a cached one): sent as those bytes. */
+export class SerializedJson {
+  constructor(readonly json: Buffer) {}
 }
 
 /**
@@ -27,8 +24,7 @@ export function sendJson(res: Response, status: number, body: unknown): void {
     return;
   }
   const pretty = wantsPretty(res.req);
-  const ready = !pretty && typeof body === 'object' && body !== null ? SERIALIZED.get(body) : undefined;
-  const text = ready ?? JSON.stringify(body, null, pretty ? 2 : undefined);
+  const text = body instanceof SerializedJson ? (pretty ? JSON.stringify(JSON.parse(body.json.toString()), null, 2) : body.json) : JSON.stringify(body, null, pretty ? 2 : undefined);
   res.status(status);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));

@@ -4,3 +4,4 @@ export * from './repositories/mikro-orm-guide.repository.js';
 export * from './repositories/mikro-orm-guide-queries.js';
 export * from './repositories/mikro-orm-guide-activity.js';
 export * from './repositories/mikro-orm-guide-event-feed.js';
+export * from './repositories/guide-version.js';
