@@ -3,6 +3,7 @@ import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideList
 import { prefixTsQuery, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
+import { PUBLIC_GUIDE_VERSION_SQL } from './guide-version.js';
 
 const SUMMARY_COLUMNS = `g.id, g.locale, g.revisionid, g.modified_at, g.type, g.category, g.subject, g.title, g.summary, g.difficulty,
   g.time_required_max, g.is_public, g.author_id, g.flags, g.image_id,
@@ -130,12 +131,8 @@ export class MikroOrmGuideQueries extends GuideQueries {
   }
 
   async publicVersion(guideId: number): Promise<string | null> {
-    const [row] = await this.em.execute<{ revisionid: number; prereqs: number }[]>(
-      `SELECT g.revisionid, (SELECT coalesce(max(p.revisionid), 0) FROM guides p WHERE p.id = ANY (g.prerequisites)) AS prereqs
-         FROM guides g WHERE g.id = ? AND g.is_public AND g.deleted_at IS NULL`,
-      [guideId],
-    );
-    return row ? `${row.revisionid}.${row.prereqs}` : null;
+    const [row] = await this.em.execute<{ version: string }[]>(PUBLIC_GUIDE_VERSION_SQL.replace('$1', '?'), [guideId]);
+    return row?.version ?? null;
   }
 
   async tags(guideId: number): Promise<string[]> {
