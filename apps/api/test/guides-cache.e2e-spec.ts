@@ -23,7 +23,8 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     await api?.close();
   });
 
-  const get = (path: string, headers: Record<string, string> = {}, origin = api.origin) => fetch(`${origin}/api/2.0${path}`, { headers });
+  // fetch asks for gzip unless told otherwise: plain JSON unless a test asks for gzip.
+  const get = (path: string, headers: Record<string, string> = {}, origin = api.origin) => fetch(`${origin}/api/2.0${path}`, { headers: { 'Accept-Encoding': 'identity', ...headers } });
 
   async function publicGuide(title: string, prerequisites: number[] = []): Promise<{ guideid: number; revisionid: number }> {
     const res = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title, public: true, prerequisites } });
@@ -47,7 +48,14 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
       expect({ name, value: again.headers.get(name) }).toEqual({ name, value: res.headers.get(name) ?? first.headers.get(name) });
     }
     expect(again.headers.get('x-request-id')).toBeTruthy();
-    const head = await fetch(`${api.origin}/api/2.0/guides/${guide.guideid}`, { method: 'HEAD' });
+    // Clients that take gzip get the stored gzip bytes, under their own ETag.
+    const gz = await get(`/guides/${guide.guideid}`, { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('etag')).toBe(res.headers.get('etag')!.replace(/"$/, '-gzip"'));
+    expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/);
+    expect(await gz.text()).toBe(await (await get(`/guides/${guide.guideid}`)).text()); // fetch inflates it
+    expect((await get(`/guides/${guide.guideid}`, { 'Accept-Encoding': 'gzip', 'If-None-Match': gz.headers.get('etag')! })).status).toBe(304);
+    const head = await fetch(`${api.origin}/api/2.0/guides/${guide.guideid}`, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
     expect(head.status).toBe(200);
     expect(head.headers.get('etag')).toBe(res.headers.get('etag'));
   });

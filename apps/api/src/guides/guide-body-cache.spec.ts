@@ -1,28 +1,33 @@
-import { GuideBodyCache, matchesEtag } from './guide-body-cache.js';
+import { gzipSync } from 'node:zlib';
+import { GuideBodyCache, jsonOf, matchesEtag } from './guide-body-cache.js';
 
 describe('GuideBodyCache', () => {
   let now = 0;
   const cache = (maxBytes: number, maxAgeMs = 10_000) => new GuideBodyCache({ maxBytes, maxAgeMs }, () => now);
+  /** What an entry of this body costs in the budget. */
+  const cost = (body: object) => gzipSync(JSON.stringify(body)).length;
 
   beforeEach(() => {
     now = 1_000;
   });
 
-  it('serves an entry only for the version it was built from', () => {
+  it('serves an entry only for the version it was built from, keeping the JSON gzipped', () => {
     const c = cache(1000);
-    const stored = c.put('1:inline', '5.0', { guideid: 1, revisionid: 5 });
-    expect(c.get('1:inline', '5.0')).toBe(stored);
+    const { entry, json } = c.put('1:inline', '5.0', { guideid: 1, revisionid: 5 });
+    expect(json.toString()).toBe('{"guideid":1,"revisionid":5}');
+    expect(c.get('1:inline', '5.0')).toBe(entry);
+    expect(jsonOf(entry).toString()).toBe(json.toString());
     expect(c.get('1:inline', '6.0')).toBeNull();
     expect(c.get('1:own', '5.0')).toBeNull();
-    expect(stored.json.toString()).toBe('{"guideid":1,"revisionid":5}');
   });
 
-  it('gives the same strong ETag to the same bytes and another to other bytes', () => {
+  it('gives the same strong ETags to the same bytes, others to other bytes, and one per representation', () => {
     const c = cache(1000);
-    const a = c.put('1', 'v', { a: 1 });
-    const b = c.put('2', 'v', { a: 1 });
-    const other = c.put('3', 'v', { a: 2 });
+    const a = c.put('1', 'v', { a: 1 }).entry;
+    const b = c.put('2', 'v', { a: 1 }).entry;
+    const other = c.put('3', 'v', { a: 2 }).entry;
     expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(a.etagGzip).toBe(a.etag.replace(/"$/, '-gzip"'));
     expect(b.etag).toBe(a.etag);
     expect(other.etag).not.toBe(a.etag);
   });
@@ -37,26 +42,27 @@ describe('GuideBodyCache', () => {
   });
 
   it('keeps within its byte budget, dropping the least recently used first', () => {
-    const c = cache(30);
-    c.put('a', 'v', { x: 'aaaa' }); // 12 bytes
-    c.put('b', 'v', { x: 'bbbb' });
+    const body = (x: string) => ({ x: x.repeat(40) });
+    const c = cache(cost(body('a')) * 2 + 5);
+    c.put('a', 'v', body('a'));
+    c.put('b', 'v', body('b'));
     expect(c.get('a', 'v')).not.toBeNull(); // a is now the most recent
-    c.put('c', 'v', { x: 'cccc' }); // 36 bytes: b goes
-    expect(c.size).toEqual({ entries: 2, bytes: 24 });
+    c.put('c', 'v', body('c')); // over the budget: b goes
+    expect(c.size.entries).toBe(2);
     expect(c.get('b', 'v')).toBeNull();
     expect(c.get('a', 'v')).not.toBeNull();
     expect(c.get('c', 'v')).not.toBeNull();
   });
 
   it('replaces an entry in place and never stores a body larger than the budget', () => {
-    const c = cache(20);
+    const c = cache(cost({ x: 1 }) + 2);
     c.put('a', 'v1', { x: 1 });
     c.put('a', 'v2', { x: 2 });
-    expect(c.size).toEqual({ entries: 1, bytes: 7 });
-    const big = c.put('big', 'v', { x: 'y'.repeat(50) });
+    expect(c.size).toEqual({ entries: 1, bytes: cost({ x: 2 }) });
+    const big = c.put('big', 'v', { x: Array.from({ length: 200 }, (_, i) => i * 7919) }).entry;
     expect(big.etag).toBeTruthy();
     expect(c.get('big', 'v')).toBeNull();
-    expect(c.size.bytes).toBeLessThanOrEqual(20);
+    expect(c.size.bytes).toBeLessThanOrEqual(cost({ x: 1 }) + 2);
   });
 
   it('stores nothing with a zero budget', () => {

@@ -1,16 +1,27 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 export interface CachedBody {
-  /** The body's compact JSON, sent as it is (only the bytes are kept: a parsed body takes several times their size). */
-  readonly json: Buffer;
-  /** A strong ETag: a hash of exactly those bytes. */
+  /**
+   * The body's compact JSON, gzipped: only these bytes are kept (a parsed body takes several times
+   * the size of its JSON, and JSON compresses about sevenfold), sent as they are to clients that
+   * accept gzip and inflated for the others.
+   */
+  readonly gzip: Buffer;
+  /** A strong ETag of the JSON: a hash of exactly its bytes. */
   readonly etag: string;
+  /** The ETag of the gzipped representation. */
+  readonly etagGzip: string;
   readonly version: string;
   readonly storedAt: number;
 }
 
+export function jsonOf(entry: CachedBody): Buffer {
+  return gunzipSync(entry.gzip);
+}
+
 export interface GuideBodyCacheOptions {
-  /** The budget for the JSON bytes held (0: cache nothing). */
+  /** The budget for the (gzipped) bytes held (0: cache nothing). */
   readonly maxBytes: number;
   /**
    * How long an entry is served while its version holds. The version covers the guide and its
@@ -56,28 +67,30 @@ export class GuideBodyCache {
     return entry;
   }
 
-  /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry either way. */
-  put(key: string, version: string, body: object): CachedBody {
+  /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry and its JSON either way. */
+  put(key: string, version: string, body: object): { entry: CachedBody; json: Buffer } {
     const json = Buffer.from(JSON.stringify(body));
-    const entry: CachedBody = { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`, version, storedAt: this.now() };
+    const gzip = gzipSync(json);
+    const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
+    const entry: CachedBody = { gzip, etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now() };
     this.remove(key);
-    if (json.length <= this.options.maxBytes) {
+    if (gzip.length <= this.options.maxBytes) {
       this.entries.set(key, entry);
-      this.bytes += json.length;
+      this.bytes += gzip.length;
       for (const [oldest, old] of this.entries) {
         if (this.bytes <= this.options.maxBytes) break;
         this.entries.delete(oldest);
-        this.bytes -= old.json.length;
+        this.bytes -= old.gzip.length;
       }
     }
-    return entry;
+    return { entry, json };
   }
 
   private remove(key: string): void {
     const old = this.entries.get(key);
     if (!old) return;
     this.entries.delete(key);
-    this.bytes -= old.json.length;
+    this.bytes -= old.gzip.length;
   }
 }
 

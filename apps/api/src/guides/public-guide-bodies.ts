@@ -1,8 +1,11 @@
 import type { GuideId, GuideQueries } from '@rc/guides-domain';
 import type { Request, Response } from 'express';
 import { NOT_MODIFIED, SerializedJson } from '../http/respond.js';
-import { matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import { jsonOf, matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { GuideReader } from './guide-reader.js';
+
+/** Whether the client takes gzip (cached bodies are kept gzipped: sending them so costs nothing). */
+const acceptsGzip = (req: Request) => !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip';
 
 export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
 
@@ -24,28 +27,36 @@ export class PublicGuideBodies {
     const version = await this.queries.publicVersion(guideId);
     if (version === null) return null;
     const key = guideBodyKey(guideId, inlinePrerequisites);
-    const entry = this.cache.get(key, version) ?? this.cache.put(key, version, await this.reader.guide(guideId, null, { inlinePrerequisites }));
-    this.setHeaders(entry, res);
-    return matchesEtag(req.headers['if-none-match'], entry.etag) ? NOT_MODIFIED : new SerializedJson(entry.json);
+    let entry = this.cache.get(key, version);
+    let json: Buffer | null = null;
+    if (!entry) ({ entry, json } = this.cache.put(key, version, await this.reader.guide(guideId, null, { inlinePrerequisites })));
+    const gzip = acceptsGzip(req);
+    this.setHeaders(entry, res, gzip);
+    if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) return NOT_MODIFIED;
+    return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? jsonOf(entry));
   }
 
   /** Answers a cached body directly (the fast path), with exactly the headers of the route. */
   answer(entry: CachedBody, req: Request, res: Response): void {
     res.vary('Accept');
-    this.setHeaders(entry, res);
-    if (matchesEtag(req.headers['if-none-match'], entry.etag)) {
+    const gzip = acceptsGzip(req);
+    this.setHeaders(entry, res, gzip);
+    if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) {
       res.status(304).end();
       return;
     }
+    const bytes = gzip ? entry.gzip : jsonOf(entry);
     res.status(200);
     res.setHeader('Content-Type', 'application/json');
-    res.setHeader('Content-Length', entry.json.length);
-    res.end(req.method === 'HEAD' ? undefined : entry.json);
+    if (gzip) res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Content-Length', bytes.length);
+    res.end(req.method === 'HEAD' ? undefined : bytes);
   }
 
-  private setHeaders(entry: CachedBody, res: Response): void {
-    res.setHeader('ETag', entry.etag);
+  private setHeaders(entry: CachedBody, res: Response, gzip: boolean): void {
+    res.setHeader('ETag', gzip ? entry.etagGzip : entry.etag);
     res.setHeader('Cache-Control', 'public, no-cache');
     res.vary('Authorization');
+    res.vary('Accept-Encoding');
   }
 }

@@ -9,9 +9,12 @@ export function wantsPretty(req: Request | undefined): boolean {
 /** A handler's answer meaning "304 Not Modified": the client's copy is current. */
 export const NOT_MODIFIED: object = Object.freeze({});
 
-/** A body already serialized as compact JSON (a cached one): sent as those bytes. */
+/** A body already serialized as compact JSON (a cached one): sent as those bytes, gzipped when `encoding` says so. */
 export class SerializedJson {
-  constructor(readonly json: Buffer) {}
+  constructor(
+    readonly json: Buffer,
+    readonly encoding: 'gzip' | null = null,
+  ) {}
 }
 
 /**
@@ -24,7 +27,8 @@ export function sendJson(res: Response, status: number, body: unknown): void {
     return;
   }
   const pretty = wantsPretty(res.req);
-  const text = body instanceof SerializedJson ? (pretty ? JSON.stringify(JSON.parse(body.json.toString()), null, 2) : body.json) : JSON.stringify(body, null, pretty ? 2 : undefined);
+  if (body instanceof SerializedJson && body.encoding) res.setHeader('Content-Encoding', body.encoding);
+  const text = body instanceof SerializedJson ? body.json : JSON.stringify(body, null, pretty ? 2 : undefined);
   res.status(status);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));
