@@ -95,6 +95,9 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/badges',
         'GET /api/2.0/users/{userid}/badges',
         'GET /api/2.0/user/badges',
+        'GET /api/2.0/archives',
+        'GET /api/2.0/archives/omanual',
+        'GET /api/2.0/archives/omanual/{name}',
       ].sort(),
     );
   });
