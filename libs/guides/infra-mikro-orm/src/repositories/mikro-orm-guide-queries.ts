@@ -78,8 +78,11 @@ export class MikroOrmGuideQueries extends GuideQueries {
       where.push('g.category = ?');
       params.push(filter.category);
     }
+    // The page's ids first (an index scan that skips `offset` ids, no per-row work), then their rows.
+    const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
     const rows = await this.em.execute<SummaryRow[]>(
-      `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE ${where.join(' AND ')} ORDER BY g.id ${filter.order === 'DESC' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+      `WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE ${where.join(' AND ')} ORDER BY g.id ${direction} LIMIT ? OFFSET ?)
+       SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id ORDER BY g.id ${direction}`,
       [...params, page.limit, page.offset],
     );
     return rows.map(view);
@@ -94,9 +97,11 @@ export class MikroOrmGuideQueries extends GuideQueries {
   }
 
   async byAuthor(authorId: number, page: Page, order: 'ASC' | 'DESC', own: boolean): Promise<GuideSummaryView[]> {
+    const direction = order === 'DESC' ? 'DESC' : 'ASC';
     const rows = await this.em.execute<SummaryRow[]>(
-      `SELECT ${SUMMARY_COLUMNS} FROM guides g WHERE g.author_id = ? AND g.deleted_at IS NULL ${own ? '' : `AND ${PUBLIC_OF_USER}`}
-        ORDER BY g.id ${order === 'DESC' ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+      `WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE g.author_id = ? AND g.deleted_at IS NULL ${own ? '' : `AND ${PUBLIC_OF_USER}`}
+          ORDER BY g.id ${direction} LIMIT ? OFFSET ?)
+       SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id ORDER BY g.id ${direction}`,
       [authorId, page.limit, page.offset],
     );
     return rows.map(view);
@@ -104,13 +109,15 @@ export class MikroOrmGuideQueries extends GuideQueries {
 
   async marked(kind: 'favorite' | 'completion', userId: number, page: Page, own: { isAdmin: boolean } | null): Promise<{ date: Date; guide: GuideSummaryView }[]> {
     const order = kind === 'favorite' ? 'm.created_at DESC, g.id DESC' : 'g.id ASC';
+    const pageOrder = kind === 'favorite' ? 'page.marked_at DESC, page.id DESC' : 'page.id ASC';
     // Own lists hold the private guides the user may still see; a guide made private by someone
     // else drops out of them (its mark can still be removed).
     const visible = own ? (own.isAdmin ? 'TRUE' : '(g.is_public OR g.author_id = m.user_id)') : PUBLIC_OF_USER;
     const rows = await this.em.execute<(SummaryRow & { marked_at: Date | string })[]>(
-      `SELECT ${SUMMARY_COLUMNS}, m.created_at AS marked_at FROM guide_marks m JOIN guides g ON g.id = m.guide_id
-        WHERE m.kind = ? AND m.user_id = ? AND g.deleted_at IS NULL AND ${visible}
-        ORDER BY ${order} LIMIT ? OFFSET ?`,
+      `WITH page AS MATERIALIZED (SELECT g.id, m.created_at AS marked_at FROM guide_marks m JOIN guides g ON g.id = m.guide_id
+          WHERE m.kind = ? AND m.user_id = ? AND g.deleted_at IS NULL AND ${visible}
+          ORDER BY ${order} LIMIT ? OFFSET ?)
+       SELECT ${SUMMARY_COLUMNS}, page.marked_at FROM page JOIN guides g ON g.id = page.id ORDER BY ${pageOrder}`,
       [kind, userId, page.limit, page.offset],
     );
     return rows.map((row) => ({ date: new Date(row.marked_at), guide: view(row) }));
