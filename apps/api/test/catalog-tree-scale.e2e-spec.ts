@@ -19,7 +19,10 @@ async function settle(api: TestApi, statements: readonly string[]): Promise<void
   throw new Error('the server did not settle');
 }
 
-/** The tree costs one query whatever its size: 1,000 more categories change nothing but the answer. */
+/**
+ * The tree costs the same few queries whatever its size: one (its version) while it is cached, two
+ * (its version, then the tree) after a change; 1,000 more categories change nothing but the answer.
+ */
 describe('catalog over HTTP: the category tree at scale', () => {
   let api: TestApi;
   const statements: string[] = [];
@@ -48,16 +51,19 @@ describe('catalog over HTTP: the category tree at scale', () => {
   });
   afterAll(() => api.close());
 
-  it('GET /categories: 1,000 extra categories cost the same single query', async () => {
+  it('GET /categories: 1,000 extra categories cost the same queries', async () => {
     const small = await queriesOf('/categories');
-    expect(small.count).toBe(1);
+    expect(small.count).toBeLessThanOrEqual(2);
+    expect((await queriesOf('/categories')).count).toBe(1);
 
     await insertCategories('Bulk Category', 1000, 'Appliance');
     const live = (await api.sql<{ n: number }>(`SELECT count(*)::int AS n FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL`))[0]!.n;
     expect(live).toBe(1011);
 
+    // Inserted straight into the table: the cached tree sees them through its version.
     const large = await queriesOf('/categories');
-    expect(large.count).toBe(small.count);
+    expect(large.count).toBe(2);
+    expect((await queriesOf('/categories')).count).toBe(1);
     const appliance = (large.body as Tree)['Appliance']!;
     expect(Object.keys(appliance)).toHaveLength(1001);
     expect(appliance['Bulk Category 0001']).toBeNull();
@@ -67,7 +73,7 @@ describe('catalog over HTTP: the category tree at scale', () => {
     expect((large.body as Tree)['Electronics']).toEqual((small.body as Tree)['Electronics']);
   });
 
-  it('withDisplayTitles and display=hierarchy also stay at one query with the large tree', async () => {
+  it('withDisplayTitles (from the cached tree) and display=hierarchy also stay at one query with the large tree', async () => {
     const titles = await queriesOf('/categories?withDisplayTitles');
     expect(titles.count).toBe(1);
     const body = titles.body as { hierarchy: Tree; display_titles: Record<string, string> };
@@ -79,7 +85,7 @@ describe('catalog over HTTP: the category tree at scale', () => {
     expect(hierarchy.body).toEqual(body.hierarchy);
   });
 
-  it('a deep chain of categories nests correctly and still costs one query', async () => {
+  it('a deep chain of categories nests correctly and costs the same queries', async () => {
     // A chain of 30 levels under Electronics, made with one statement per level.
     let parent = 'Electronics';
     for (let level = 1; level <= 30; level++) {
@@ -91,7 +97,8 @@ describe('catalog over HTTP: the category tree at scale', () => {
       parent = `Depth ${level}`;
     }
     const { body, count } = await queriesOf('/categories');
-    expect(count).toBe(1);
+    expect(count).toBe(2);
+    expect((await queriesOf('/categories')).body).toEqual(body);
     let node: Tree | null = (body as Tree)['Electronics']!;
     for (let level = 1; level <= 30; level++) {
       expect(node).toHaveProperty([`Depth ${level}`]);

@@ -127,7 +127,7 @@ describe('catalog over HTTP: the category tree', () => {
       }
     });
 
-    it('is built by one SQL query', async () => {
+    it('is answered after one SQL query (the tree is cached and checked against its version; it is loaded again only when it changed)', async () => {
       const { res, queries } = await counted('/categories');
       expect(res.status).toBe(200);
       expect(queries).toHaveLength(1);

@@ -25,6 +25,7 @@ import { GuideReader } from '../guides/guide-reader.js';
 import { WIKI_RENDERER } from '../guides/guides.api-module.js';
 import { UserStandings } from '../people/user-standings.js';
 import { CatalogController } from './catalog.controller.js';
+import { CategoryTreeCache } from './category-tree-cache.js';
 import { WikiReader, type CategoryGuides } from './wiki-reader.js';
 
 const DEPS = Symbol('WikiDeps');
@@ -49,6 +50,17 @@ export class CatalogApiModule implements OnModuleInit {
         factory(WikiRepository, (orm: MikroORM) => new MikroOrmWikiRepository(em(orm)), [MikroORM]),
         factory(WikiQueries, (orm: MikroORM) => new MikroOrmWikiQueries(em(orm)), [MikroORM]),
         factory(WikiTags, (orm: MikroORM) => new MikroOrmWikiTags(em(orm)), [MikroORM]),
+        factory(
+          CategoryTreeCache,
+          (orm: MikroORM, queries: WikiQueries) => {
+            const versions = new MikroOrmWikiQueries(em(orm));
+            return new CategoryTreeCache(
+              () => versions.categoryTreeVersion(),
+              () => queries.categoryTree(),
+            );
+          },
+          [MikroORM, WikiQueries],
+        ),
         { provide: DEPS, inject: [WikiRepository, Clock, UnitOfWork], useFactory: (wikis: WikiRepository, clock: Clock, uow: UnitOfWork): WikiDeps => ({ wikis, clock, uow }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),

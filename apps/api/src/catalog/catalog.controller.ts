@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   CreateWiki,
@@ -10,16 +10,20 @@ import {
   ViewWiki,
   WikiQueries,
   WikiTags,
+  type CategoryNode,
   type WikiPage,
 } from '@rc/catalog-domain';
+import type { Request } from 'express';
 import type { Principal } from '@rc/identity-domain';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
 import { flag, optionalId, requiredRevision, timestamp } from '../http/params.js';
+import { wantsPretty } from '../http/respond.js';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from '../xml/omanual-responses.js';
 import { buildTree, switchedOn, withGuidesInSubtree } from './category-tree.js';
+import { CategoryTreeCache } from './category-tree-cache.js';
 
 type Query = Record<string, unknown>;
 
@@ -40,6 +44,7 @@ export class CatalogController {
     private readonly remove: DeleteWiki,
     private readonly revert: RevertWiki,
     private readonly tag: TagWiki,
+    private readonly tree: CategoryTreeCache,
   ) {}
 
   @Get('categories')
@@ -49,13 +54,19 @@ export class CatalogController {
       '`withDisplayTitles` answers `{hierarchy, display_titles}`; `requireGuides` leaves out the categories with no public guide in their subtree (`requireGuides=0` or `false` is off); `includeStubs` is accepted.',
   })
   @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiQuery({ name: 'requireGuides', required: false }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
-  async categories(@Query() query: Query) {
-    const requireGuides = switchedOn(query, 'requireGuides');
-    const [tree, withGuides] = await Promise.all([this.queries.categoryTree(), requireGuides ? this.reader.categoriesWithPublicGuides() : null]);
-    const nodes = withGuides ? withGuidesInSubtree(tree, withGuides) : tree;
-    const hierarchy = buildTree(nodes);
-    if (!flag(query, 'withDisplayTitles')) return hierarchy;
-    return { hierarchy, display_titles: Object.fromEntries(nodes.map((n) => [n.title, n.displayTitle])) };
+  async categories(@Query() query: Query, @Req() req: Request) {
+    const withDisplayTitles = flag(query, 'withDisplayTitles');
+    const body = (nodes: readonly CategoryNode[]) => {
+      const hierarchy = buildTree(nodes);
+      return withDisplayTitles ? { hierarchy, display_titles: Object.fromEntries(nodes.map((n) => [n.title, n.displayTitle])) } : hierarchy;
+    };
+    if (switchedOn(query, 'requireGuides')) {
+      // Depends on the guides too: built on every request from the cached nodes.
+      const [tree, withGuides] = await Promise.all([this.tree.nodes(), this.reader.categoriesWithPublicGuides()]);
+      return body(withGuidesInSubtree(tree, withGuides));
+    }
+    const cached = await this.tree.body(withDisplayTitles ? 'display-titles' : 'hierarchy', body);
+    return wantsPretty(req) ? cached.value : cached.json;
   }
 
   @Get('categories/all')

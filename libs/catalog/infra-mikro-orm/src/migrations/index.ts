@@ -3,10 +3,12 @@ import { CatalogInitial } from './20261122100000-catalog.js';
 import { CatalogHistory } from './20261122250000-catalog-history.js';
 import { CatalogSearch } from './20261122300100-catalog-search.js';
 import { CatalogRelated } from './20261123130000-catalog-related.js';
+import { CatalogLookups } from './20261123140100-catalog-lookups.js';
 
 export const catalogMigrations: MigrationObject[] = [
   { name: '20261122100000-catalog', class: CatalogInitial },
   { name: '20261122250000-catalog-history', class: CatalogHistory },
   { name: '20261122300100-catalog-search', class: CatalogSearch },
   { name: '20261123130000-catalog-related', class: CatalogRelated },
+  { name: '20261123140100-catalog-lookups', class: CatalogLookups },
 ];

@@ -42,6 +42,20 @@ export class MikroOrmWikiQueries extends WikiQueries {
     return rows.map((r) => ({ id: r.id, title: r.title, displayTitle: r.display_title, parentId: r.parent_id }));
   }
 
+  /**
+   * A version of the live CATEGORY pages that changes with every committed create, edit, move,
+   * rename or delete: every save takes a new revision id from one increasing sequence, so an edit
+   * raises the sum of the live pages' revision ids (and the maximum, unless an older transaction
+   * commits late), a create raises the count, a delete lowers it. One index-only scan.
+   */
+  async categoryTreeVersion(): Promise<string> {
+    const [row] = await this.em.execute<{ version: string }[]>(
+      `SELECT count(*) || ':' || coalesce(max(revisionid), 0) || ':' || coalesce(sum(revisionid), 0) AS version
+         FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL`,
+    );
+    return row!.version;
+  }
+
   async list(namespace: Namespace, page: Page, options: { modifiedSince?: Date; leavesOnly?: boolean }): Promise<WikiSummaryView[]> {
     const where = ['w.namespace = ?', 'w.deleted_at IS NULL'];
     const params: unknown[] = [namespace];

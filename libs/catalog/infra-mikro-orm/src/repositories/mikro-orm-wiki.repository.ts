@@ -69,11 +69,19 @@ export class MikroOrmWikiRepository extends WikiRepository {
   }
 
   async findByTitle(namespace: Namespace, title: string, forUpdate = false): Promise<WikiPage | null> {
-    // The live page if there is one, otherwise the latest deleted one.
-    const [row] = await this.em.execute<WikiSqlRow[]>(
-      `SELECT ${WIKI_COLUMNS} FROM wiki_pages WHERE namespace = ? AND title = ? ORDER BY deleted_at IS NULL DESC, id DESC LIMIT 1 ${forUpdate ? 'FOR UPDATE' : ''}`,
-      [namespace, title],
-    );
+    // The live page if there is one (the unique index on live titles), otherwise the latest deleted
+    // one (the index on deleted titles).
+    const lock = forUpdate ? 'FOR UPDATE' : '';
+    let [row] = await this.em.execute<WikiSqlRow[]>(`SELECT ${WIKI_COLUMNS} FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NULL ${lock}`, [
+      namespace,
+      title,
+    ]);
+    row ??= (
+      await this.em.execute<WikiSqlRow[]>(
+        `SELECT ${WIKI_COLUMNS} FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NOT NULL ORDER BY id DESC LIMIT 1 ${lock}`,
+        [namespace, title],
+      )
+    )[0];
     return row ? WikiPage.restore(wikiStateOf(row)) : null;
   }
 

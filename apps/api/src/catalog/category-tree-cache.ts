@@ -1,0 +1,64 @@
+import type { CategoryNode } from '@rc/catalog-domain';
+import { SerializedJson } from '../http/respond.js';
+
+interface Entry {
+  readonly version: string;
+  readonly nodes: readonly CategoryNode[];
+  /** Bodies built from these nodes, by variant: the value and its compact JSON. */
+  readonly bodies: Map<string, { value: unknown; json: SerializedJson }>;
+}
+
+/**
+ * The category tree of this process, checked against the database on every read: one cheap
+ * version lookup (`version`), and the nodes (`load`) and the bodies built from them only when that
+ * version changed. A version read before the nodes are loaded can only be older than them, so a
+ * read after a write never answers the tree from before it; concurrent misses share one load.
+ */
+export class CategoryTreeCache {
+  private entry: Entry | null = null;
+  private readonly loading = new Map<string, Promise<Entry>>();
+
+  constructor(
+    private readonly version: () => Promise<string>,
+    private readonly load: () => Promise<readonly CategoryNode[]>,
+  ) {}
+
+  /** The live category nodes, current as of this call. */
+  async nodes(): Promise<readonly CategoryNode[]> {
+    return (await this.current()).nodes;
+  }
+
+  /** A body built by `build` from the current nodes, kept with them under `variant`. */
+  async body(variant: string, build: (nodes: readonly CategoryNode[]) => unknown): Promise<{ value: unknown; json: SerializedJson }> {
+    const entry = await this.current();
+    let body = entry.bodies.get(variant);
+    if (!body) {
+      const value = build(entry.nodes);
+      body = { value, json: new SerializedJson(Buffer.from(JSON.stringify(value))) };
+      entry.bodies.set(variant, body);
+    }
+    return body;
+  }
+
+  private async current(): Promise<Entry> {
+    const version = await this.version();
+    if (this.entry?.version === version) return this.entry;
+    let pending = this.loading.get(version);
+    if (!pending) {
+      pending = this.load().then(
+        (nodes) => {
+          const entry: Entry = { version, nodes, bodies: new Map() };
+          this.entry = entry;
+          this.loading.delete(version);
+          return entry;
+        },
+        (error: unknown) => {
+          this.loading.delete(version);
+          throw error;
+        },
+      );
+      this.loading.set(version, pending);
+    }
+    return pending;
+  }
+}
