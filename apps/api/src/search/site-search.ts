@@ -78,11 +78,24 @@ export function balance<T>(lists: readonly (readonly T[])[], max: number): T[][]
   return lists.map((list, i) => list.slice(0, taken[i]));
 }
 
-type Hit = { kind: 'guide'; rank: number; id: number; guide: GuideSummaryView } | { kind: 'wiki'; rank: number; id: number; wiki: WikiHit };
+export type Hit = { kind: 'guide'; rank: number; id: number; guide: GuideSummaryView } | { kind: 'wiki'; rank: number; id: number; wiki: WikiHit };
 
 /** Best rank first; equal ranks: guides, then pages, each by id (the order each source pages in). */
 function better(a: Hit, b: Hit): number {
   return b.rank - a.rank || (a.kind === b.kind ? 0 : a.kind === 'guide' ? -1 : 1) || a.id - b.id;
+}
+
+/**
+ * Two lists, each in its source's order, merged by {@link better} at their heads: each source's
+ * order is kept (guides rank their head matches before their step-only matches, whose ranks are
+ * on another scale), the merge interleaves them by rank.
+ */
+export function merge(a: readonly Hit[], b: readonly Hit[]): Hit[] {
+  const out: Hit[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(better(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
+  return [...out, ...a.slice(i), ...b.slice(j)];
 }
 
 export const MAX_SUGGESTIONS = 10;
@@ -116,10 +129,10 @@ export class SiteSearch {
       withGuides ? this.guides.search(query, window, scope.guideTypes ?? undefined) : { total: 0, results: [] },
       withWikis ? this.wikis.search(query, scope.namespaces, window) : { total: 0, results: [] },
     ]);
-    const hits: Hit[] = [
-      ...guides.results.map((guide): Hit => ({ kind: 'guide', rank: guide.rank, id: guide.guideid, guide })),
-      ...wikis.results.map((wiki): Hit => ({ kind: 'wiki', rank: wiki.rank, id: wiki.wikiid, wiki })),
-    ].sort(better);
+    const hits = merge(
+      guides.results.map((guide): Hit => ({ kind: 'guide', rank: guide.rank, id: guide.guideid, guide })),
+      wikis.results.map((wiki): Hit => ({ kind: 'wiki', rank: wiki.rank, id: wiki.wikiid, wiki })),
+    );
     const shown = merged ? hits.slice(page.offset, page.offset + page.limit) : hits;
     const total = guides.total + wikis.total;
     return {

@@ -33,3 +33,40 @@ export function prefixTsQuery(raw: string): string | null {
     .map((word) => Array.from(word).slice(0, MAX_PREFIX_WORD_CHARS).join(''));
   return words.length ? words.map((word) => `${word}:*`).join(' & ') : null;
 }
+
+/**
+ * A small in-process cache of search rankings, per normalized query: entries live `ttlMs` and at
+ * most `maxEntries` are kept (the oldest go first). Callers keep only rankings (ids and ranks) of
+ * queries matching many rows, and read the rows themselves fresh, so a hidden or deleted row never
+ * shows; what may lag by up to `ttlMs` is the order and the total of those large result sets.
+ */
+export class RankingCache<T> {
+  private readonly entries = new Map<string, { at: number; value: T }>();
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (this.now() - entry.at >= this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: T): void {
+    if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { at: this.now(), value });
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

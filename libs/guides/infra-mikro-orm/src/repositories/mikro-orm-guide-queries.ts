@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSummaryView } from '@rc/guides-domain';
-import { prefixTsQuery, webSearchText } from '@rc/shared-infra-mikro-orm';
+import { prefixTsQuery, RankingCache, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
 import { PUBLIC_GUIDE_VERSION_SQL } from './guide-version.js';
@@ -52,6 +52,20 @@ function view(row: SummaryRow): GuideSummaryView {
 const LISTED = 'g.is_public AND g.deleted_at IS NULL';
 /** What other people's lists of a user show: public guides, not those meant only as prerequisites. */
 const PUBLIC_OF_USER = `g.is_public AND NOT ('GUIDE_PREREQ_ONLY' = ANY(g.flags))`;
+
+/** A query's head-zone ranking (best first), the size of that zone and the number of all matches. */
+interface Ranking {
+  readonly headTotal: number;
+  readonly total: number;
+  readonly top: [number, number][];
+}
+/** How many head-zone ids a ranking reads at least (the first pages of a query). */
+const RANKING_WINDOW = 100;
+/** Rankings of queries matching at least this many guides are kept (smaller ones cost little to redo). */
+const CACHED_MATCHES = 500;
+/** Per process: large rankings live 15 s (new or edited guides may take that long to move in them). */
+const SEARCH_RANKINGS = new RankingCache<Ranking>(15_000, 2_000);
+const SUGGEST_RANKINGS = new RankingCache<number[]>(15_000, 2_000);
 
 /** List reads: one query each, whatever the page size. */
 export class MikroOrmGuideQueries extends GuideQueries {
@@ -147,41 +161,92 @@ export class MikroOrmGuideQueries extends GuideQueries {
     return rows.map((r) => r.tag);
   }
 
+  /**
+   * Full-text search in two zones, each ranked by `ts_rank`: first the guides whose head (title,
+   * summary, introduction, subject, category: `search_head`, a few hundred bytes) matches, by the
+   * head's rank; then those matching only through their step text, by the rank of the whole
+   * document (read only when a page reaches them). The total counts every match. Rankings of
+   * queries with many matches are kept a few seconds per process ({@link SEARCH_RANKINGS}); the
+   * page's rows are always read fresh, listed guides only.
+   */
   async search(query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult> {
     const text = webSearchText(query);
     if (text === null) return { total: 0, results: [] };
-    const where = [LISTED, 'g.search_vector @@ q.query'];
-    const params: unknown[] = [text];
-    if (types) {
-      where.push('g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))');
-      params.push(JSON.stringify(types));
+    if (types && !types.length) return { total: 0, results: [] };
+    const end = page.offset + page.limit;
+    const key = JSON.stringify([text, types ?? null]);
+    let ranking = SEARCH_RANKINGS.get(key);
+    if (!ranking || (ranking.top.length < end && ranking.top.length < ranking.headTotal)) {
+      ranking = await this.rank(text, Math.max(end, RANKING_WINDOW), types);
+      if (ranking.total >= CACHED_MATCHES) SEARCH_RANKINGS.set(key, ranking);
     }
-    // One statement: the total of all hits and one page of them (a row of NULLs when the page is empty).
-    const rows = await this.em.execute<(Partial<SummaryRow> & { total: number; rank: number | null })[]>(
-      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
-       hits AS (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q WHERE ${where.join(' AND ')}),
-       top AS (SELECT id, rank FROM hits ORDER BY rank DESC, id LIMIT ? OFFSET ?)
-       SELECT (SELECT count(*) FROM hits)::int AS total, top.rank, ${SUMMARY_COLUMNS}
-         FROM (SELECT 1) AS one LEFT JOIN (top JOIN guides g ON g.id = top.id) ON TRUE
-        ORDER BY top.rank DESC, top.id`,
-      [...params, page.limit, page.offset],
-    );
-    return {
-      total: rows[0]?.total ?? 0,
-      results: rows.filter((row) => row.id != null).map((row) => ({ ...view(row as SummaryRow), rank: Number(row.rank) })),
-    };
+    let hits: [number, number][] = ranking.top.slice(page.offset, end);
+    if (end > ranking.headTotal && ranking.total > ranking.headTotal) {
+      const offset = Math.max(0, page.offset - ranking.headTotal);
+      hits = [...hits, ...(await this.rankSteps(text, end - Math.max(page.offset, ranking.headTotal), offset, types))];
+    }
+    const rows = hits.length ? await this.ordered(hits.map(([id]) => id), LISTED) : [];
+    const rankOf = new Map(hits);
+    return { total: ranking.total, results: rows.map((row) => ({ ...row, rank: rankOf.get(row.guideid)! })) };
   }
 
+  /** The head zone's best `window` ids with their ranks, its size, and the number of all matches. */
+  private async rank(text: string, window: number, types?: readonly string[]): Promise<Ranking> {
+    const typed = types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : '';
+    const typeParams = types ? [JSON.stringify(types)] : [];
+    const [row] = await this.em.execute<{ head_total: number; total: number; top: [number, number][] }[]>(
+      `WITH q AS (SELECT query, strpos(query::text, '!') > 0 AS negated FROM websearch_to_tsquery('english', ?) AS query),
+       head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q
+                  WHERE ${LISTED} AND g.search_head @@ q.query AND (NOT q.negated OR g.search_vector @@ q.query) ${typed})
+       SELECT (SELECT count(*) FROM head)::int AS head_total,
+              (SELECT count(*) FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_vector @@ q.query ${typed})::int AS total,
+              (SELECT coalesce(json_agg(json_build_array(t.id, t.rank) ORDER BY t.rank DESC, t.id), '[]') FROM (SELECT id, rank FROM head ORDER BY rank DESC, id LIMIT ?) t) AS top`,
+      [text, ...typeParams, ...typeParams, window],
+    );
+    return { headTotal: row!.head_total, total: row!.total, top: row!.top };
+  }
+
+  /** Guides matching only through their step text, by the rank of the whole document. */
+  private async rankSteps(text: string, limit: number, offset: number, types?: readonly string[]): Promise<[number, number][]> {
+    const rows = await this.em.execute<{ id: number; rank: number }[]>(
+      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query)
+       SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q
+        WHERE ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query)
+              ${types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : ''}
+        ORDER BY rank DESC, g.id LIMIT ? OFFSET ?`,
+      [text, ...(types ? [JSON.stringify(types)] : []), limit, offset],
+    );
+    return rows.map((row) => [row.id, Number(row.rank)]);
+  }
+
+  /**
+   * Guides with a word starting with each word typed, in their head (title, summary, introduction,
+   * subject, category), best first; when fewer than `limit` do, those matching through their step
+   * text follow. Large rankings are kept a few seconds, as for search; rows are read fresh.
+   */
   async suggest(query: string, limit: number): Promise<GuideSummaryView[]> {
     const prefixes = prefixTsQuery(query);
     if (prefixes === null || limit < 1) return [];
-    const rows = await this.em.execute<SummaryRow[]>(
-      `SELECT ${SUMMARY_COLUMNS}, ts_rank(g.search_vector, q.query) AS rank
-         FROM guides g CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
-        WHERE ${LISTED} AND g.search_vector @@ q.query ORDER BY rank DESC, g.id LIMIT ?`,
-      [prefixes, limit],
-    );
-    return rows.map(view);
+    const key = JSON.stringify([prefixes, limit]);
+    let ids = SUGGEST_RANKINGS.get(key);
+    if (!ids) {
+      const head = await this.em.execute<{ id: number; matches: number }[]>(
+        `SELECT g.id, count(*) OVER () AS matches FROM guides g CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
+          WHERE ${LISTED} AND g.search_head @@ q.query ORDER BY ts_rank(g.search_head, q.query) DESC, g.id LIMIT ?`,
+        [prefixes, limit],
+      );
+      ids = head.map((row) => row.id);
+      if (ids.length < limit) {
+        const steps = await this.em.execute<{ id: number }[]>(
+          `SELECT g.id FROM guides g CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
+            WHERE ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query) ORDER BY ts_rank(g.search_vector, q.query) DESC, g.id LIMIT ?`,
+          [prefixes, limit - ids.length],
+        );
+        ids.push(...steps.map((row) => row.id));
+      }
+      if (Number(head[0]?.matches ?? 0) >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, ids);
+    }
+    return ids.length ? this.ordered(ids, LISTED) : [];
   }
 
   async categoryItems(category: string): Promise<CategoryItems> {
