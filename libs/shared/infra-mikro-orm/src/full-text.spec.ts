@@ -1,4 +1,4 @@
-import { MAX_SEARCH_CHARS, prefixTsQuery, webSearchText } from './full-text.js';
+import { MAX_SEARCH_CHARS, prefixTsQuery, RankingCache, webSearchText } from './full-text.js';
 
 describe('full-text query text', () => {
   it('builds prefix queries from letters and digits only', () => {
@@ -26,5 +26,24 @@ describe('full-text query text', () => {
     expect(Array.from(webSearchText('é'.repeat(5000))!)).toHaveLength(MAX_SEARCH_CHARS);
     expect(webSearchText('🔧'.repeat(MAX_SEARCH_CHARS + 1))).toBe('🔧'.repeat(MAX_SEARCH_CHARS));
     for (const raw of ['', ' \t\n', '\u0000', 'battery\u0000']) expect(webSearchText(raw)).toBeNull();
+  });
+});
+
+describe('RankingCache', () => {
+  it('keeps entries for their time to live, at most maxEntries (the oldest go first)', () => {
+    let now = 0;
+    const cache = new RankingCache<number>(1000, 2, () => now);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect([cache.get('a'), cache.get('b')]).toEqual([1, 2]);
+    cache.set('c', 3);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 2, 3]);
+    now = 999;
+    expect(cache.get('b')).toBe(2);
+    now = 1000;
+    expect(cache.get('b')).toBeUndefined();
+    const off = new RankingCache<number>(0, 2);
+    off.set('x', 1);
+    expect(off.get('x')).toBeUndefined();
   });
 });
