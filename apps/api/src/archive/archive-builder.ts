@@ -7,13 +7,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Guide, GuideQueries, GuideRepository } from '@rc/guides-domain';
 import type { GetUsers, User, UserId } from '@rc/identity-domain';
 import { NotFoundError, type Clock } from '@rc/shared-kernel';
-import ZipStream from 'zip-stream';
 import { presentGuide, presentSummary, type PresentationContext, type WikiRenderer } from '../guides/guide.presenter.js';
 import { writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from '../xml/omanual-category.mapper.js';
 import { guideDocument, type GuideBody } from '../xml/omanual-guide.mapper.js';
 import { categoryPath, guidePath, MANIFEST_PATH } from '../xml/omanual-paths.js';
 import { anyUri, StreamingXmlWriter } from '../xml/xml-writer.js';
 import { NO_PROGRESS, type ArchiveProgress } from './archive-progress.js';
+import { ArchiveZip } from './archive-zip.js';
 import { compareTitles, type ArchiveSource, type GuideInCategory } from './archive-source.js';
 import type { ArchiveInfo, ArchiveStore } from './archive-store.js';
 
@@ -102,7 +102,7 @@ export class ArchiveBuilder {
     const counts = await source.counts();
     const pending = await store.begin();
     const hash = createHash('sha256');
-    const zip = new ZipStream({ zlib: { level: 6 } });
+    const zip = new ArchiveZip();
     const file = createWriteStream(pending.path, { flags: 'wx' });
     const written = pipeline(
       zip as unknown as Readable,
@@ -131,7 +131,7 @@ export class ArchiveBuilder {
         const bodies = await this.inContext(() => this.presentGuides(ids));
         for (const body of bodies) {
           const xml = Buffer.from(guideDocument(body, { raw: false }), 'utf8');
-          await entry(zip, xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
+          await zip.add(xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
           await manifest.guide(body);
           guides++;
           await done();
@@ -153,7 +153,7 @@ export class ArchiveBuilder {
       }
 
       await manifest.end();
-      await entry(zip, createReadStream(pending.manifestPath), { name: MANIFEST_PATH, date: started });
+      await zip.add(createReadStream(pending.manifestPath), { name: MANIFEST_PATH, date: started });
       zip.finalize();
       await written;
       const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories }, clock.now());
@@ -193,7 +193,7 @@ export class ArchiveBuilder {
   }
 
   /** A category's document, streamed into its entry; `false` when the category is gone meanwhile. */
-  private async writeCategory(zip: ZipStream, id: number, title: string, walk: GuideWalk): Promise<boolean> {
+  private async writeCategory(zip: ArchiveZip, id: number, title: string, walk: GuideWalk): Promise<boolean> {
     let body: CategoryBody;
     try {
       body = await this.deps.categoryBody(title);
@@ -202,7 +202,7 @@ export class ArchiveBuilder {
       throw error;
     }
     const stream = new PassThrough();
-    const added = entry(zip, stream, { name: categoryPath(id, title), date: this.deps.clock.now() });
+    const added = zip.add(stream, { name: categoryPath(id, title), date: this.deps.clock.now() });
     const push = async (text: string) => {
       if (text && !stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve));
     };
@@ -270,13 +270,6 @@ class GuideWalk {
     }
     if (ids.length) yield ids;
   }
-}
-
-/** Adds one entry and waits until the ZIP stream has taken all of it. */
-function entry(zip: ZipStream, source: Buffer | Readable, data: { name: string; date: Date }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    zip.entry(source, data, (error) => (error ? reject(error) : resolve()));
-  });
 }
 
 /**
