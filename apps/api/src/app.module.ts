@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ormConfig } from '@rc/shared-infra-mikro-orm';
 import type { Clock } from '@rc/shared-kernel';
@@ -15,6 +15,8 @@ import { AuthTokenGuard } from './http/guards/auth-token.guard.js';
 import { BodyValidationPipe } from './http/validation.js';
 import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
 import { GuidesApiModule } from './guides/guides.api-module.js';
+import { GuideVersionBarrier } from './guides/guide-version-source.js';
+import { GuideVersions } from './guides/guide-versions.js';
 import { CatalogApiModule } from './catalog/catalog.api-module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { ArchiveModule } from './archive/archive.module.js';
@@ -69,6 +71,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AdminGuard },
         { provide: APP_FILTER, inject: [LOGGER, ConflictBodies], useFactory: (log: Logger, conflicts: ConflictBodies) => new ApiExceptionFilter(log, conflicts) },
         { provide: APP_PIPE, useClass: BodyValidationPipe },
+        // A write answers once its guide changes have been heard (cached guide bodies stay current).
+        { provide: APP_INTERCEPTOR, inject: [GuideVersions], useFactory: (versions: GuideVersions) => new GuideVersionBarrier(versions) },
       ],
     };
   }

@@ -1,16 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import type { AppConfig } from './config/config.js';
-import { configureApp } from './configure-app.js';
+import { configureApp, responsePreamble } from './configure-app.js';
 import { openDatabase, type Database } from './database.js';
 import { ApiExpressAdapter } from './http/api-express-adapter.js';
 import { installFallbacks } from './http/middleware.js';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
-import { GuideVersionLookup, guideFastPath } from './guides/guide-fast-path.js';
+import { guideFastPath, type HotPath } from './guides/guide-fast-path.js';
+import { GuideVersions } from './guides/guide-versions.js';
 import { PublicGuideBodies } from './guides/public-guide-bodies.js';
 
 export interface RunningApi {
@@ -35,8 +37,9 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
     new ApiExpressAdapter(),
     { bodyParser: false, logger: new NestPinoLogger(logger), abortOnError: false },
   );
-  configureApp(app, config, logger, [guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersionLookup))]);
+  configureApp(app, config, logger);
   await app.init();
+  installHotPath(app, guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), responsePreamble(config, logger)));
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
@@ -44,6 +47,20 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
   return app;
+}
+
+/**
+ * Puts `hot` ahead of Express on the HTTP server: it answers what it can (returning `true`, possibly
+ * handing the request back to Express later through its fallback) and leaves the rest to Express.
+ */
+function installHotPath(app: NestExpressApplication, hot: HotPath): void {
+  const server = app.getHttpServer();
+  const [express] = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  if (!express) throw new Error('the HTTP server has no request handler to put the hot path ahead of');
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!hot(req, res, () => express(req, res))) express(req, res);
+  });
 }
 
 export async function startApi(config: AppConfig, logger: Logger, options: StartOptions = {}): Promise<RunningApi> {

@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { pino } from 'pino';
+import { GuideVersions } from '../src/guides/guide-versions.js';
 import { loadConfig } from '../src/config/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 import { isEventDelivery } from './support/event-delivery.js';
@@ -22,6 +24,14 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     await other?.close();
     await api?.close();
   });
+
+  async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > until) throw new Error('condition not reached in time');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 
   // fetch asks for gzip unless told otherwise: plain JSON unless a test asks for gzip.
   const get = (path: string, headers: Record<string, string> = {}, origin = api.origin) => fetch(`${origin}/api/2.0${path}`, { headers: { 'Accept-Encoding': 'identity', ...headers } });
@@ -91,6 +101,45 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
         expect(body.revisionid).toBe(edit.body.revisionid);
         expect(body.summary).toBe(`Edit ${i}`);
       }
+    }
+  });
+
+  it('serves remembered versions without a query; while its listener is away it looks them up, and never serves an older revision', async () => {
+    const versions = api.running.app.get(GuideVersions);
+    await waitFor(() => versions.live);
+    const guide = await publicGuide('Remembered guide');
+    await get(`/guides/${guide.guideid}`);
+    await api.settle();
+    const before = versions.lookups;
+    for (let i = 0; i < 3; i++) expect((await get(`/guides/${guide.guideid}`)).status).toBe(200);
+    expect(versions.lookups).toBe(before);
+
+    // The listening connections are cut (as by a failover): reads look versions up until they are back.
+    const db = new pg.Client({ connectionString: api.db.url });
+    await db.connect();
+    try {
+      await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rc-listener' AND datname = current_database()");
+      await waitFor(() => !versions.live);
+      const current = (await api.request('GET', `/guides/${guide.guideid}`, { token: alice })).body.revisionid;
+      // Another instance writes while this one hears nothing.
+      const edit = await fetch(`${other.url}/api/2.0/guides/${guide.guideid}?revisionid=${current}`, {
+        method: 'PATCH',
+        headers: { Authorization: `api ${alice}`, 'X-App-Id': 'demo-app-id', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ summary: 'Written elsewhere' }),
+      });
+      expect(edit.status).toBe(200);
+      const lookups = versions.lookups;
+      const res = (await (await get(`/guides/${guide.guideid}`)).json()) as { summary: string };
+      expect(res.summary).toBe('Written elsewhere');
+      expect(versions.lookups).toBe(lookups + 1);
+      // Back: it remembers again.
+      await waitFor(() => versions.live, 10_000);
+      await get(`/guides/${guide.guideid}`);
+      const after = versions.lookups;
+      await get(`/guides/${guide.guideid}`);
+      expect(versions.lookups).toBe(after);
+    } finally {
+      await db.end();
     }
   });
 

@@ -26,6 +26,8 @@ export interface AppConfig {
   readonly guideCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
   readonly guideCacheMaxAgeSeconds: number;
+  /** How cached guide bodies stay coherent with the database across instances (see GuideVersions). */
+  readonly guideCacheCoherence: 'notify' | 'lookup';
   /** Worker processes serving HTTP (1: this process serves alone). */
   readonly webConcurrency: number;
   /** Where the offline oManual archives are written and served from. */
@@ -105,6 +107,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const logLevel = (read('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const coherence = (read('GUIDE_CACHE_COHERENCE') ?? 'notify').toLowerCase();
+  if (coherence !== 'notify' && coherence !== 'lookup') problems.push(`GUIDE_CACHE_COHERENCE must be 'notify' or 'lookup' (got '${coherence}')`);
+
   const config: AppConfig = {
     port,
     host,
@@ -126,6 +131,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     eventDelivery: bool('EVENT_DELIVERY', true),
     guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
+    guideCacheCoherence: coherence as 'notify' | 'lookup',
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),
     archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),

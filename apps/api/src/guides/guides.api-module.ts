@@ -33,13 +33,15 @@ import {
 } from '@rc/guides-infra-mikro-orm';
 import { GetUsers } from '@rc/identity-domain';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG, DATABASE_URL, factory } from '../core.module.js';
+import { APP_CONFIG, DATABASE_URL, LOGGER, factory } from '../core.module.js';
 import { ConflictBodies } from '../http/conflict-bodies.js';
 import { GuideReader } from './guide-reader.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
-import { GuideVersionLookup } from './guide-fast-path.js';
+import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js';
+import { GuideVersions } from './guide-versions.js';
 import { UserStandings } from '../people/user-standings.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
@@ -91,14 +93,20 @@ export class GuidesApiModule implements OnModuleInit {
           [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG, UserStandings],
         ),
         factory(GuideVersionLookup, (url: string) => new GuideVersionLookup(url), [DATABASE_URL]),
+        factory(GuideVersions, (l: GuideVersionLookup, c: AppConfig) => new GuideVersions(l, { coherence: c.guideCacheCoherence }), [GuideVersionLookup, APP_CONFIG]),
+        factory(
+          GuideVersionWatch,
+          (v: GuideVersions, l: GuideVersionLookup, url: string, logger: Logger) => new GuideVersionWatch(v, l, url, logger),
+          [GuideVersions, GuideVersionLookup, DATABASE_URL, LOGGER],
+        ),
         factory(
           PublicGuideBodies,
-          (r: GuideReader, q: GuideQueries, c: AppConfig) =>
-            new PublicGuideBodies(r, q, new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 })),
-          [GuideReader, GuideQueries, APP_CONFIG],
+          (r: GuideReader, v: GuideVersions, c: AppConfig) =>
+            new PublicGuideBodies(r, v, new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 })),
+          [GuideReader, GuideVersions, APP_CONFIG],
         ),
       ],
-      exports: [GuideReader, PublicGuideBodies, GuideVersionLookup, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [GuideReader, PublicGuideBodies, GuideVersions, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { sendError } from './respond.js';
@@ -7,20 +8,33 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** `X-Request-Id` on every response: the caller's (when well-formed) or a new one; logged with the request. */
-export function requestIdAndLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const given = req.header('x-request-id');
-    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+/**
+ * `X-Request-Id` on the response: the caller's (when well-formed) or a new one; the request is
+ * logged with it when the response finishes. For plain Node requests (the hot paths ahead of
+ * Express) as well as Express ones.
+ */
+export function stampRequest(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.headers['x-request-id'] = id;
     res.setHeader('X-Request-Id', id);
+    if (!logger.isLevelEnabled('info')) return;
     const started = process.hrtime.bigint();
     // Read now: routers mounted at a prefix rewrite `req.url` while they handle the request.
-    const path = req.originalUrl.split('?')[0];
+    const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '').split('?')[0];
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ requestId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
+  };
+}
+
+/** `stampRequest` as Express middleware. */
+export function requestIdAndLog(logger: Logger): RequestHandler {
+  const stamp = stampRequest(logger);
+  return (req, res, next) => {
+    stamp(req, res);
     next();
   };
 }

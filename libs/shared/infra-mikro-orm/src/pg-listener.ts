@@ -10,6 +10,8 @@ export interface PgListenerOptions {
    */
   onConnect?(): void;
   onError?(error: Error): void;
+  /** Called when a live connection is lost (notifications are missed until `onConnect`). */
+  onDisconnect?(): void;
   /** Delay before reconnecting after the connection drops. */
   readonly reconnectMs?: number;
 }
@@ -67,7 +69,10 @@ export class PgListener {
 
   private lost(client: pg.Client, error: Error | null): void {
     if (error) this.options.onError?.(error);
-    if (this.client === client) this.client = null;
+    if (this.client === client) {
+      this.client = null;
+      this.options.onDisconnect?.();
+    }
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     if (this.stopped || this.retry) return;

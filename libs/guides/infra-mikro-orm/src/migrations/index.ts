@@ -4,6 +4,7 @@ import { GuidesSearch } from './20261122300000-guides-search.js';
 import { GuideEventsDelivery } from './20261123100100-guide-events-delivery.js';
 import { GuidesPaging } from './20261123140000-guides-paging.js';
 import { GuidesSearchHead } from './20261123160000-guides-search-head.js';
+import { GuideVersionNotify } from './20261124100000-guide-version-notify.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -11,4 +12,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261123100100-guide-events-delivery', class: GuideEventsDelivery },
   { name: '20261123140000-guides-paging', class: GuidesPaging },
   { name: '20261123160000-guides-search-head', class: GuidesSearchHead },
+  { name: '20261124100000-guide-version-notify', class: GuideVersionNotify },
 ];

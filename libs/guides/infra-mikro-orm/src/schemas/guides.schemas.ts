@@ -39,9 +39,22 @@ export interface GuideRow {
   searchHead?: unknown;
 }
 
+/** The channel on which committed changes to a guide's public version are announced (payload: the guide id). */
+export const GUIDE_VERSIONS_CHANNEL = 'guide_versions';
+
+/**
+ * Announces a guide whose public body may have changed: any insert or delete, and updates of the
+ * columns its version is made of (a counter or search column alone stays quiet).
+ */
+export const GUIDE_VERSION_TRIGGER_BODY =
+  "if tg_op = 'UPDATE' and new.revisionid is not distinct from old.revisionid and new.is_public is not distinct from old.is_public " +
+  'and new.deleted_at is not distinct from old.deleted_at and new.prerequisites is not distinct from old.prerequisites then return null; end if; ' +
+  `perform pg_notify('${GUIDE_VERSIONS_CHANNEL}', coalesce(new.id, old.id)::text); return null;`;
+
 export const GuideRowSchema = new EntitySchema<GuideRow>({
   name: 'GuideRow',
   tableName: 'guides',
+  triggers: [{ name: 'guides_version_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: GUIDE_VERSION_TRIGGER_BODY }],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
     revisionid: { type: 'integer' },

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+
+/** A public guide's version (`null`: not public, deleted or unknown) and the prerequisites it covers. */
+export interface GuideVersionRow {
+  readonly version: string;
+  readonly prerequisites: readonly number[];
+}
+
+/** Where versions come from: one indexed lookup (`PUBLIC_GUIDE_VERSION_SQL`). */
+export interface GuideVersionSource {
+  lookup(guideId: number): Promise<GuideVersionRow | null>;
+  /** Sends `payload` on the versions channel (a NOTIFY, delivered after everything committed before it). */
+  notify(payload: string): Promise<void>;
+}
+
+/**
+ * `lookup`: every read asks the database (one indexed query; strict on every instance).
+ * `notify`: versions are remembered and forgotten when the database announces a change
+ * (LISTEN/NOTIFY), so a cached body is served without a query; while the listener is away, reads
+ * fall back to `lookup`.
+ */
+export type GuideCoherence = 'lookup' | 'notify';
+
+export interface GuideVersionsOptions {
+  readonly coherence: GuideCoherence;
+  /** Versions remembered at most (oldest first out). */
+  readonly maxEntries?: number;
+  /** How long a write waits for its own announcement before the listener is taken for lost. */
+  readonly barrierTimeoutMs?: number;
+}
+
+interface Known {
+  readonly version: string | null;
+  readonly prerequisites: readonly number[];
+}
+
+const SYNC = 'sync:';
+
+/**
+ * The current version of public guides, kept coherent with the database across instances.
+ *
+ * In `notify` mode a version read from the database is remembered until a `guide_versions`
+ * notification names the guide or one of its prerequisites. Notifications are delivered in commit
+ * order, so a lookup is remembered only if no notification for those guides arrived while it ran,
+ * and everything is forgotten whenever the listener (re)connects or falls silent. A write calls
+ * `barrier()` before it answers: it sends a marker notification and waits until the listener hears
+ * it, so its own change has been heard by then (by this instance, and by every other instance's
+ * listener at the same moment, as PostgreSQL signals all listeners on commit).
+ */
+export class GuideVersions {
+  private readonly known = new Map<number, Known>();
+  /** Prerequisite id → remembered guides whose version covers it. */
+  private readonly dependents = new Map<number, Set<number>>();
+  /** Guide id → sequence number of its latest notification (bounded; `floor` covers what was dropped). */
+  private readonly touched = new Map<number, number>();
+  private seq = 0;
+  private floor = 0;
+  private listening = false;
+  private readonly waiting = new Map<string, () => void>();
+  private readonly instance = randomUUID();
+  private nextBarrier = 0;
+  lookups = 0;
+
+  constructor(
+    private readonly source: GuideVersionSource,
+    private readonly options: GuideVersionsOptions,
+  ) {}
+
+  get coherence(): GuideCoherence {
+    return this.options.coherence;
+  }
+
+  /** Whether remembered versions are being served (notify mode with a live listener). */
+  get live(): boolean {
+    return this.listening;
+  }
+
+  get remembered(): number {
+    return this.known.size;
+  }
+
+  /** The remembered version (`null`: not public), or `undefined` when it must be looked up. */
+  peek(guideId: number): string | null | undefined {
+    if (!this.listening) return undefined;
+    return this.known.get(guideId)?.version;
+  }
+
+  async version(guideId: number): Promise<string | null> {
+    const remembered = this.peek(guideId);
+    if (remembered !== undefined) return remembered;
+    const started = this.seq;
+    const wasListening = this.listening;
+    this.lookups++;
+    const row = await this.source.lookup(guideId);
+    const known: Known = { version: row?.version ?? null, prerequisites: row?.prerequisites ?? [] };
+    if (wasListening && this.listening && this.untouchedSince(started, guideId, known.prerequisites)) this.remember(guideId, known);
+    return known.version;
+  }
+
+  /** The listener is connected and listening: what was remembered may have missed notifications. */
+  connected(): void {
+    this.forgetAll();
+    this.listening = this.options.coherence === 'notify';
+  }
+
+  /** The listener is gone: every read looks its version up until it is back. */
+  disconnected(): void {
+    this.listening = false;
+    this.forgetAll();
+  }
+
+  /** A notification on the versions channel. */
+  notified(payload: string): void {
+    if (payload.startsWith(SYNC)) {
+      this.waiting.get(payload)?.();
+      return;
+    }
+    const guideId = Number(payload);
+    if (!Number.isSafeInteger(guideId)) return;
+    this.seq++;
+    this.touched.set(guideId, this.seq);
+    if (this.touched.size > 10_000) {
+      this.touched.clear();
+      this.floor = this.seq;
+    }
+    this.forget(guideId);
+    for (const dependent of this.dependents.get(guideId) ?? []) this.forget(dependent);
+  }
+
+  /**
+   * Resolves once every change committed before the call has been heard (notify mode with a live
+   * listener), else at once. A listener that does not hear the marker in time is taken for lost:
+   * reads fall back to lookups until a later marker arrives.
+   */
+  async barrier(): Promise<void> {
+    if (!this.listening) return;
+    if (!(await this.markerHeard())) this.suspend();
+  }
+
+  /** Checks now and then that the listener still hears markers; after a silence, resumes once one comes through. */
+  async heartbeat(connected: boolean): Promise<void> {
+    if (this.options.coherence !== 'notify' || !connected) return;
+    if (this.listening) return this.barrier();
+    if (await this.markerHeard()) {
+      this.forgetAll();
+      this.listening = true;
+    }
+  }
+
+  private async markerHeard(): Promise<boolean> {
+    const marker = `${SYNC}${this.instance}:${++this.nextBarrier}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.waiting.set(marker, () => resolve(true));
+      timer = setTimeout(() => resolve(false), this.options.barrierTimeoutMs ?? 2000);
+    });
+    try {
+      await this.source.notify(marker);
+      return await heard;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(marker);
+    }
+  }
+
+  private suspend(): void {
+    this.listening = false;
+    this.forgetAll();
+  }
+
+  private untouchedSince(started: number, guideId: number, prerequisites: readonly number[]): boolean {
+    if (started < this.floor) return false;
+    if ((this.touched.get(guideId) ?? 0) > started) return false;
+    return prerequisites.every((id) => (this.touched.get(id) ?? 0) <= started);
+  }
+
+  private remember(guideId: number, known: Known): void {
+    this.forget(guideId);
+    this.known.set(guideId, known);
+    for (const id of known.prerequisites) {
+      let set = this.dependents.get(id);
+      if (!set) this.dependents.set(id, (set = new Set()));
+      set.add(guideId);
+    }
+    const max = this.options.maxEntries ?? 50_000;
+    if (this.known.size > max) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.forget(oldest);
+    }
+  }
+
+  private forget(guideId: number): void {
+    const known = this.known.get(guideId);
+    if (!known) return;
+    this.known.delete(guideId);
+    for (const id of known.prerequisites) {
+      const set = this.dependents.get(id);
+      set?.delete(guideId);
+      if (set?.size === 0) this.dependents.delete(id);
+    }
+  }
+
+  private forgetAll(): void {
+    this.known.clear();
+    this.dependents.clear();
+  }
+}

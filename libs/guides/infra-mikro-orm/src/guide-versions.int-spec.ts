@@ -1,0 +1,75 @@
+import pg from 'pg';
+import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
+import { guidesMigrations } from './migrations/index.js';
+import { GUIDE_VERSIONS_CHANNEL, guidesSchemas } from './schemas/guides.schemas.js';
+import { PUBLIC_GUIDE_VERSION_SQL } from './repositories/guide-version.js';
+
+/** The `guide_versions` announcements that let API instances keep guide bodies without a lookup per read. */
+describe('guide version announcements (NOTIFY)', () => {
+  let db: TestOrm;
+  let writer: pg.Client;
+  let listener: pg.Client;
+  const heard: string[] = [];
+
+  const insert = (id: number, prerequisites: number[] = []) =>
+    writer.query(
+      `INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, summary, introduction, conclusion,
+         time_required_min, time_required_max, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at)
+       VALUES ($1, $1 * 10, 1, '{}', 'Guide ' || $1, 'Phone', '', 'repair', '', '', '', 0, 0, '[]', '[]', $2, '{}', true, 'en', now(), now())`,
+      [id, prerequisites],
+    );
+
+  /** What the listener hears once a marker sent after `action` arrives (NOTIFY is delivered in commit order). */
+  async function heardAfter(action: () => Promise<unknown>): Promise<string[]> {
+    heard.length = 0;
+    await action();
+    const marker = `marker-${Math.random()}`;
+    await writer.query('SELECT pg_notify($1, $2)', [GUIDE_VERSIONS_CHANNEL, marker]);
+    for (let i = 0; i < 200 && !heard.includes(marker); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(heard).toContain(marker);
+    return heard.filter((payload) => payload !== marker);
+  }
+
+  beforeAll(async () => {
+    db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations });
+    writer = new pg.Client({ connectionString: db.url });
+    listener = new pg.Client({ connectionString: db.url });
+    await Promise.all([writer.connect(), listener.connect()]);
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`LISTEN ${GUIDE_VERSIONS_CHANNEL}`);
+  });
+  afterAll(async () => {
+    await Promise.all([writer?.end(), listener?.end()]);
+    await db?.close();
+  });
+
+  it('announces a new guide, and each change to its revision, visibility, deletion or prerequisites', async () => {
+    expect(await heardAfter(() => insert(1))).toEqual(['1']);
+    expect(await heardAfter(() => insert(2, [1]))).toEqual(['2']);
+    expect(await heardAfter(() => writer.query('UPDATE guides SET revisionid = 11 WHERE id = 1'))).toEqual(['1']);
+    expect(await heardAfter(() => writer.query('UPDATE guides SET is_public = false WHERE id = 1'))).toEqual(['1']);
+    expect(await heardAfter(() => writer.query('UPDATE guides SET deleted_at = now() WHERE id = 1'))).toEqual(['1']);
+    expect(await heardAfter(() => writer.query("UPDATE guides SET prerequisites = '{}' WHERE id = 2"))).toEqual(['2']);
+    expect(await heardAfter(() => writer.query('DELETE FROM guides WHERE id = 2'))).toEqual(['2']);
+  });
+
+  it('stays quiet for updates that leave the version as it was, and for work that rolls back', async () => {
+    expect(await heardAfter(() => insert(3))).toEqual(['3']);
+    expect(await heardAfter(() => writer.query("UPDATE guides SET title = 'Same revision' WHERE id = 3"))).toEqual([]);
+    expect(
+      await heardAfter(async () => {
+        await writer.query('BEGIN');
+        await writer.query('UPDATE guides SET revisionid = 31 WHERE id = 3');
+        await writer.query('ROLLBACK');
+      }),
+    ).toEqual([]);
+  });
+
+  it('looks up the version with the prerequisites it covers', async () => {
+    await insert(4);
+    await insert(5, [4]);
+    const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_SQL, [5]);
+    expect(rows).toEqual([{ version: '50.40', prerequisites: [4] }]);
+    expect((await writer.query(PUBLIC_GUIDE_VERSION_SQL, [99])).rows).toEqual([]);
+  });
+});
