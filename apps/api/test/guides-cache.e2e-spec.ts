@@ -72,6 +72,7 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
 
   it('answers a matching If-None-Match with 304 without building the body (no ORM statement at all)', async () => {
     const guide = await publicGuide('Conditional guide');
+    await api.settle(); // publishing moves the author's reputation, which the body shows
     const first = await get(`/guides/${guide.guideid}`);
     const etag = first.headers.get('etag')!;
     await api.settle();
@@ -141,6 +142,34 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it("shows an author's new name and reputation on the next read, on this instance and another (announced by the database)", async () => {
+    const guide = await publicGuide('Author standing guide');
+    type Body = { author: { userid: number; username: string; reputation: number } };
+    const read = async (origin = api.origin) => (await (await get(`/guides/${guide.guideid}`, {}, origin)).json()) as Body;
+    await api.settle();
+    const before = await read();
+    await read(other.url);
+    const renamed = await api.request('PATCH', '/user', { token: alice, body: { username: 'Alice Renamed' } });
+    expect(renamed.status).toBe(200);
+    // The write answered after its change was heard: no read after it shows the old name.
+    expect((await read()).author.username).toBe('Alice Renamed');
+    expect((await read(other.url)).author.username).toBe('Alice Renamed');
+
+    const bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
+    expect((await api.request('PUT', `/guides/${guide.guideid}/completed`, { token: bob, body: {} })).status).toBe(204);
+    await api.settle(); // the reputation event is delivered: alice's points change
+    const now = (await api.request('GET', `/users/${before.author.userid}`)).body.reputation as number;
+    expect(now).toBeGreaterThan(before.author.reputation);
+    const until = Date.now() + 3000; // well within the 10 s a body may otherwise keep older standings
+    let after = await read();
+    while (after.author.reputation !== now && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await read();
+    }
+    expect(after.author.reputation).toBe(now);
+    await api.request('PATCH', '/user', { token: alice, body: { username: before.author.username } });
   });
 
   it('rebuilds a guide whose prerequisite changed', async () => {

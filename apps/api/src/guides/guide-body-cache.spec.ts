@@ -1,11 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { GuideBodyCache, jsonOf, matchesEtag } from './guide-body-cache.js';
+import { GuideBodyCache, jsonOf, matchesEtag, usersShownIn } from './guide-body-cache.js';
 
 describe('GuideBodyCache', () => {
   let now = 0;
   const cache = (maxBytes: number, maxAgeMs = 10_000) => new GuideBodyCache({ maxBytes, maxAgeMs }, () => now);
   /** What an entry of this body costs in the budget. */
-  const cost = (body: object) => gzipSync(JSON.stringify(body)).length;
+  const cost = (body: object) => gzipSync(JSON.stringify(body), { level: 1 }).length;
 
   beforeEach(() => {
     now = 1_000;
@@ -39,6 +39,31 @@ describe('GuideBodyCache', () => {
     expect(c.get('1', 'v')).not.toBeNull();
     now += 1;
     expect(c.get('1', 'v')).toBeNull();
+  });
+
+  it('keeps pinned entries past the maximum age until a user they show changes, or they are unpinned', () => {
+    const c = cache(10_000);
+    const body = (author: number, other: number) => ({ guideid: author, author: { userid: author }, prerequisites: [{ author: { userid: other, username: 'x' } }] });
+    c.put('1', 'v', body(7, 8), { pinned: true });
+    c.put('2', 'v', body(9, 8), { pinned: true });
+    c.put('3', 'v', body(9, 10), { pinned: true });
+    now += 60_000;
+    expect(c.get('1', 'v')).not.toBeNull();
+    c.forgetUser(8);
+    expect(c.get('1', 'v')).toBeNull();
+    expect(c.get('2', 'v')).toBeNull();
+    expect(c.get('3', 'v')).not.toBeNull();
+    const before = c.size.bytes;
+    c.forgetUser(8); // nothing left that shows user 8
+    expect(c.size.bytes).toBe(before);
+    c.unpinAll();
+    expect(c.get('3', 'v')).toBeNull(); // older than the maximum age: no longer trusted
+    expect(c.size).toEqual({ entries: 1, bytes: before });
+  });
+
+  it('finds every user object of a body', () => {
+    expect(usersShownIn({ author: { userid: 3 }, steps: [{ lines: [] }], prerequisites: [{ author: { userid: 4 } }, { author: { userid: 3 } }], userid: 'no' }).sort()).toEqual([3, 4]);
+    expect(usersShownIn({ guideid: 1 })).toEqual([]);
   });
 
   it('keeps within its byte budget, dropping the least recently used first', () => {

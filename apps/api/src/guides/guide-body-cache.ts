@@ -14,6 +14,13 @@ export interface CachedBody {
   readonly etagGzip: string;
   readonly version: string;
   readonly storedAt: number;
+  /** The users the body shows (author objects): a change to one of them drops the entry. */
+  readonly users: readonly number[];
+  /**
+   * Kept until a change announced by the database drops it (the listener heard every change since
+   * the body was built); otherwise served for `maxAgeMs` only.
+   */
+  readonly pinned: boolean;
 }
 
 export function jsonOf(entry: CachedBody): Buffer {
@@ -37,6 +44,8 @@ export interface GuideBodyCacheOptions {
  */
 export class GuideBodyCache {
   private readonly entries = new Map<string, CachedBody>();
+  /** User id → keys of the entries that show the user. */
+  private readonly byUser = new Map<number, Set<string>>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -56,7 +65,7 @@ export class GuideBodyCache {
 
   get(key: string, version: string): CachedBody | null {
     const entry = this.entries.get(key);
-    if (!entry || entry.version !== version || this.now() - entry.storedAt > this.options.maxAgeMs) {
+    if (!entry || entry.version !== version || (!entry.pinned && this.now() - entry.storedAt > this.options.maxAgeMs)) {
       this.misses++;
       return null;
     }
@@ -68,22 +77,37 @@ export class GuideBodyCache {
   }
 
   /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry and its JSON either way. */
-  put(key: string, version: string, body: object): { entry: CachedBody; json: Buffer } {
+  put(key: string, version: string, body: object, options: { pinned?: boolean } = {}): { entry: CachedBody; json: Buffer } {
     const json = Buffer.from(JSON.stringify(body));
-    const gzip = gzipSync(json);
+    // Level 1: a third of the default level's time for a body a few percent larger.
+    const gzip = gzipSync(json, { level: 1 });
     const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
-    const entry: CachedBody = { gzip, etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now() };
+    const entry: CachedBody = { gzip, etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now(), users: usersShownIn(body), pinned: !!options.pinned };
     this.remove(key);
     if (gzip.length <= this.options.maxBytes) {
       this.entries.set(key, entry);
       this.bytes += gzip.length;
-      for (const [oldest, old] of this.entries) {
+      for (const id of entry.users) {
+        let keys = this.byUser.get(id);
+        if (!keys) this.byUser.set(id, (keys = new Set()));
+        keys.add(key);
+      }
+      for (const oldest of this.entries.keys()) {
         if (this.bytes <= this.options.maxBytes) break;
-        this.entries.delete(oldest);
-        this.bytes -= old.gzip.length;
+        this.remove(oldest);
       }
     }
     return { entry, json };
+  }
+
+  /** Drops every body that shows this user. */
+  forgetUser(userId: number): void {
+    for (const key of [...(this.byUser.get(userId) ?? [])]) this.remove(key);
+  }
+
+  /** Entries kept until announced changes are served for `maxAgeMs` from now on (the announcements stopped). */
+  unpinAll(): void {
+    for (const [key, entry] of this.entries) if (entry.pinned) this.entries.set(key, { ...entry, pinned: false });
   }
 
   private remove(key: string): void {
@@ -91,7 +115,27 @@ export class GuideBodyCache {
     if (!old) return;
     this.entries.delete(key);
     this.bytes -= old.gzip.length;
+    for (const id of old.users) {
+      const keys = this.byUser.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byUser.delete(id);
+    }
   }
+}
+
+/** The ids of the user objects in a body (any object with a numeric `userid`). */
+export function usersShownIn(body: unknown): number[] {
+  const ids = new Set<number>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      if (typeof record['userid'] === 'number') ids.add(record['userid']);
+      for (const key in record) if (typeof record[key] === 'object') walk(record[key]);
+    }
+  };
+  walk(body);
+  return [...ids];
 }
 
 /** Whether an `If-None-Match` header names this ETag (or is `*`). */

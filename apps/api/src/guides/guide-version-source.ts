@@ -1,7 +1,7 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { concatMap, type Observable } from 'rxjs';
 import { GUIDE_VERSIONS_CHANNEL, PUBLIC_GUIDE_VERSION_SQL } from '@rc/guides-infra-mikro-orm';
-import { PgListener } from '@rc/shared-infra-mikro-orm';
+import { PgListener, USER_STANDINGS_CHANNEL } from '@rc/shared-infra-mikro-orm';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { GuideVersions, type GuideVersionRow, type GuideVersionSource } from './guide-versions.js';
@@ -54,8 +54,8 @@ export class GuideVersionWatch implements OnModuleInit, OnApplicationShutdown {
     if (this.versions.coherence !== 'notify') return;
     const listener = new PgListener({
       url: this.databaseUrl,
-      channels: [GUIDE_VERSIONS_CHANNEL],
-      onNotify: (_channel, payload) => this.versions.notified(payload),
+      channels: [GUIDE_VERSIONS_CHANNEL, USER_STANDINGS_CHANNEL],
+      onNotify: (channel, payload) => (channel === USER_STANDINGS_CHANNEL ? this.versions.userNotified(payload) : this.versions.notified(payload)),
       onConnect: () => this.versions.connected(),
       onDisconnect: () => {
         this.versions.disconnected();

@@ -125,6 +125,31 @@ describe('GuideVersions', () => {
     expect(versions.peek(1)).toBe('10.0');
   });
 
+  it('tells whether users were announced since a mark, only while listening, and resets on listener changes', () => {
+    const changed: number[] = [];
+    let resets = 0;
+    versions.onUserChanged = (id) => changed.push(id);
+    versions.onReset = () => resets++;
+    const early = versions.sequence;
+    expect(versions.usersUnchangedSince(early, [1])).toBe(false); // not listening
+    versions.connected();
+    expect(resets).toBe(1);
+    expect(versions.usersUnchangedSince(early, [1])).toBe(false); // the mark predates the connection
+    const mark = versions.sequence;
+    expect(versions.usersUnchangedSince(mark, [1, 2])).toBe(true);
+    versions.userNotified('2');
+    expect(changed).toEqual([2]);
+    expect(versions.usersUnchangedSince(mark, [1])).toBe(true);
+    expect(versions.usersUnchangedSince(mark, [1, 2])).toBe(false);
+    expect(versions.usersUnchangedSince(versions.sequence, [2])).toBe(true);
+    versions.userNotified('not a number');
+    expect(changed).toEqual([2]);
+    const later = versions.sequence;
+    versions.disconnected();
+    expect(resets).toBe(2);
+    expect(versions.usersUnchangedSince(later, [1])).toBe(false);
+  });
+
   it('keeps at most maxEntries versions, oldest first out', async () => {
     versions = new GuideVersions(source, { coherence: 'notify', maxEntries: 1 });
     versions.connected();

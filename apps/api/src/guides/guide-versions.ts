@@ -53,6 +53,12 @@ export class GuideVersions {
   private readonly dependents = new Map<number, Set<number>>();
   /** Guide id → sequence number of its latest notification (bounded; `floor` covers what was dropped). */
   private readonly touched = new Map<number, number>();
+  /** User id → sequence number of the latest announcement of a change to what user objects show. */
+  private readonly touchedUsers = new Map<number, number>();
+  /** Called with a user whose user objects changed (bodies that show them must go). */
+  onUserChanged: (userId: number) => void = () => undefined;
+  /** Called when announcements may have been missed (what relied on them must stop doing so). */
+  onReset: () => void = () => undefined;
   private seq = 0;
   private floor = 0;
   private listening = false;
@@ -79,6 +85,27 @@ export class GuideVersions {
     return this.known.size;
   }
 
+  /** A mark to pass to `unchangedSince` after reading something from the database. */
+  get sequence(): number {
+    return this.seq;
+  }
+
+  /**
+   * Whether nothing announced since `mark` touched these users (and the listener was live all
+   * along): what was read about them after `mark` may be kept until their next announcement.
+   */
+  usersUnchangedSince(mark: number, userIds: readonly number[]): boolean {
+    return this.listening && mark >= this.floor && userIds.every((id) => (this.touchedUsers.get(id) ?? 0) <= mark);
+  }
+
+  /** A notification on the user standings channel. */
+  userNotified(payload: string): void {
+    const userId = Number(payload);
+    if (!Number.isSafeInteger(userId)) return;
+    this.touchedUsers.set(userId, this.bump());
+    this.onUserChanged(userId);
+  }
+
   /** The remembered version (`null`: not public), or `undefined` when it must be looked up. */
   peek(guideId: number): string | null | undefined {
     if (!this.listening) return undefined;
@@ -99,6 +126,7 @@ export class GuideVersions {
 
   /** The listener is connected and listening: what was remembered may have missed notifications. */
   connected(): void {
+    this.floor = ++this.seq;
     this.forgetAll();
     this.listening = this.options.coherence === 'notify';
   }
@@ -106,6 +134,7 @@ export class GuideVersions {
   /** The listener is gone: every read looks its version up until it is back. */
   disconnected(): void {
     this.listening = false;
+    this.floor = ++this.seq;
     this.forgetAll();
   }
 
@@ -117,12 +146,7 @@ export class GuideVersions {
     }
     const guideId = Number(payload);
     if (!Number.isSafeInteger(guideId)) return;
-    this.seq++;
-    this.touched.set(guideId, this.seq);
-    if (this.touched.size > 10_000) {
-      this.touched.clear();
-      this.floor = this.seq;
-    }
+    this.touched.set(guideId, this.bump());
     this.forget(guideId);
     for (const dependent of this.dependents.get(guideId) ?? []) this.forget(dependent);
   }
@@ -142,6 +166,7 @@ export class GuideVersions {
     if (this.options.coherence !== 'notify' || !connected) return;
     if (this.listening) return this.barrier();
     if (await this.markerHeard()) {
+      this.floor = ++this.seq;
       this.forgetAll();
       this.listening = true;
     }
@@ -165,8 +190,19 @@ export class GuideVersions {
     }
   }
 
+  private bump(): number {
+    this.seq++;
+    if (this.touched.size + this.touchedUsers.size > 10_000) {
+      this.touched.clear();
+      this.touchedUsers.clear();
+      this.floor = this.seq;
+    }
+    return this.seq;
+  }
+
   private suspend(): void {
     this.listening = false;
+    this.floor = ++this.seq;
     this.forgetAll();
   }
 
@@ -205,5 +241,6 @@ export class GuideVersions {
   private forgetAll(): void {
     this.known.clear();
     this.dependents.clear();
+    this.onReset();
   }
 }

@@ -101,8 +101,12 @@ export class GuidesApiModule implements OnModuleInit {
         ),
         factory(
           PublicGuideBodies,
-          (r: GuideReader, v: GuideVersions, c: AppConfig) =>
-            new PublicGuideBodies(r, v, new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 })),
+          (r: GuideReader, v: GuideVersions, c: AppConfig) => {
+            const cache = new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 });
+            v.onUserChanged = (userId) => cache.forgetUser(userId);
+            v.onReset = () => cache.unpinAll();
+            return new PublicGuideBodies(r, v, cache);
+          },
           [GuideReader, GuideVersions, APP_CONFIG],
         ),
       ],

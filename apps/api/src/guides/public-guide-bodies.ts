@@ -3,7 +3,7 @@ import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { NOT_MODIFIED, SerializedJson } from '../http/respond.js';
-import { jsonOf, matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import { jsonOf, matchesEtag, usersShownIn, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
 
@@ -36,7 +36,12 @@ export class PublicGuideBodies {
     const key = guideBodyKey(guideId, inlinePrerequisites);
     let entry = this.cache.get(key, version);
     let json: Buffer | null = null;
-    if (!entry) ({ entry, json } = this.cache.put(key, version, await this.reader.guide(guideId, null, { inlinePrerequisites })));
+    if (!entry) {
+      const mark = this.versions.sequence;
+      const body = await this.reader.guide(guideId, null, { inlinePrerequisites });
+      // Kept until an announced change when no change to the users it shows was announced meanwhile.
+      ({ entry, json } = this.cache.put(key, version, body, { pinned: this.versions.usersUnchangedSince(mark, usersShownIn(body)) }));
+    }
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
     if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) return NOT_MODIFIED;

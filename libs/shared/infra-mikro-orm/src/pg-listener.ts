@@ -83,3 +83,32 @@ export class PgListener {
     this.retry.unref();
   }
 }
+
+/**
+ * The channel on which contexts announce that what a user object shows of a user (name, reputation,
+ * teams) changed (payload: the user id), so caches of bodies that embed user objects stay exact.
+ */
+export const USER_STANDINGS_CHANNEL = 'user_standings';
+
+/**
+ * A row trigger body announcing `userIdColumn` of the changed row on `USER_STANDINGS_CHANNEL`; on
+ * UPDATE only when one of `watched` changed. Used by each context's schema and its migration alike
+ * (MikroORM compares the two).
+ */
+export function userStandingTriggerBody(userIdColumn: string, watched: readonly string[] = []): string {
+  const unchanged = watched.map((c) => `new.${c} is not distinct from old.${c}`).join(' and ');
+  return (
+    (watched.length ? `if tg_op = 'UPDATE' and ${unchanged} then return null; end if; ` : '') +
+    `perform pg_notify('${USER_STANDINGS_CHANNEL}', coalesce(new.${userIdColumn}, old.${userIdColumn})::text); return null;`
+  );
+}
+
+/**
+ * The DDL of an AFTER … FOR EACH ROW trigger with its function, named as MikroORM names the
+ * trigger an EntitySchema declares (`<table>_<trigger>_fn`), so migrations and schemas agree.
+ */
+export function rowTriggerSql(table: string, trigger: string, events: readonly ('INSERT' | 'UPDATE' | 'DELETE')[], body: string): string {
+  const fn = `${table}_${trigger}_fn`;
+  return `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ begin ${body} end; $$;
+CREATE TRIGGER ${trigger} AFTER ${events.join(' OR ')} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
+}

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { rowTriggerSql } from '@rc/shared-infra-mikro-orm';
 import { GUIDE_VERSION_TRIGGER_BODY } from '../schemas/guides.schemas.js';
 
 /**
@@ -11,11 +12,7 @@ export class GuideVersionNotify extends Migration {
   override name = '20261124100000-guide-version-notify';
 
   up(): void {
-    this.addSql(`
-      -- Named as the schema (GuideRowSchema.triggers) declares it.
-      CREATE FUNCTION guides_guides_version_notify_fn() RETURNS trigger LANGUAGE plpgsql AS $$ begin ${GUIDE_VERSION_TRIGGER_BODY} end; $$;
-      CREATE TRIGGER guides_version_notify AFTER INSERT OR UPDATE OR DELETE ON guides
-        FOR EACH ROW EXECUTE FUNCTION guides_guides_version_notify_fn();
-    `);
+    // Named as the schema declares it.
+    this.addSql(rowTriggerSql('guides', 'guides_version_notify', ['INSERT', 'UPDATE', 'DELETE'], GUIDE_VERSION_TRIGGER_BODY));
   }
 }

@@ -1,10 +1,15 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { userStandingTriggerBody } from '@rc/shared-infra-mikro-orm';
 import { User, type UserState } from '@rc/identity-domain';
 
 /** `users`: the User aggregate, mapped onto the domain class itself (no decorators, no ORM entity). */
+/** What user objects show of a user, announced when it changes (see USER_STANDINGS_CHANNEL). */
+export const USER_STANDING_TRIGGER_BODY = userStandingTriggerBody('id', ['username', 'unique_username', 'joined_at', 'status', 'image_id']);
+
 export const UserSchema = new EntitySchema<UserState>({
   class: User as unknown as new () => UserState,
   tableName: 'users',
+  triggers: [{ name: 'users_standing_notify', timing: 'after', events: ['update', 'delete'], forEach: 'row', body: USER_STANDING_TRIGGER_BODY }],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
     email: { type: 'string', length: 254, unique: 'users_email_key' },

@@ -1,4 +1,8 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { ReputationInitial } from './20261123100000-reputation.js';
+import { ReputationStandingNotify } from './20261124100200-reputation-standing-notify.js';
 
-export const reputationMigrations: MigrationObject[] = [{ name: '20261123100000-reputation', class: ReputationInitial }];
+export const reputationMigrations: MigrationObject[] = [
+  { name: '20261123100000-reputation', class: ReputationInitial },
+  { name: '20261124100200-reputation-standing-notify', class: ReputationStandingNotify },
+];

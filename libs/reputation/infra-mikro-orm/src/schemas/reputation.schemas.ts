@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { userStandingTriggerBody } from '@rc/shared-infra-mikro-orm';
 
 export interface BadgeRow {
   id: number;
@@ -83,9 +84,13 @@ export interface TotalRow {
   points: number;
 }
 
+/** A user's points, announced when they change (user objects show them; see USER_STANDINGS_CHANNEL). */
+export const TOTAL_STANDING_TRIGGER_BODY = userStandingTriggerBody('user_id', ['points']);
+
 export const TotalRowSchema = new EntitySchema<TotalRow>({
   name: 'ReputationTotalRow',
   tableName: 'reputation_totals',
+  triggers: [{ name: 'reputation_totals_standing_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: TOTAL_STANDING_TRIGGER_BODY }],
   properties: {
     userId: { type: 'integer', primary: true, autoincrement: false, fieldName: 'user_id' },
     points: { type: 'integer' },

@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { userStandingTriggerBody } from '@rc/shared-infra-mikro-orm';
 
 // Row schemas: the Team aggregate owns a child table (its memberships), so the repository maps
 // it from these rows rather than mapping the domain class.
@@ -34,9 +35,13 @@ export interface TeamMemberRow {
   joinedAt: Date;
 }
 
+/** A user joining or leaving a team, announced (user objects show team ids; see USER_STANDINGS_CHANNEL). */
+export const MEMBER_STANDING_TRIGGER_BODY = userStandingTriggerBody('user_id', ['team_id', 'user_id']);
+
 export const TeamMemberRowSchema = new EntitySchema<TeamMemberRow>({
   name: 'TeamMemberRow',
   tableName: 'team_members',
+  triggers: [{ name: 'team_members_standing_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: MEMBER_STANDING_TRIGGER_BODY }],
   properties: {
     teamId: { type: 'integer', primary: true, fieldName: 'team_id' },
     userId: { type: 'integer', primary: true, fieldName: 'user_id' },
