@@ -163,6 +163,43 @@ describe('search and suggest over HTTP', () => {
       }
     });
 
+    it('keeps pages of queries matching many guides, never showing what changed under them', async () => {
+      const [bob] = await api.sql<{ id: number; username: string }>('SELECT id, username FROM users WHERE email = $1', [DEMO_ACCOUNTS.bob.email]);
+      await api.sql(
+        `INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary, introduction, conclusion,
+            time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at, published_at, deleted_at, steps_text)
+         SELECT 900000 + n, nextval('guide_revision_seq'), $2, ARRAY[$2::int], 'Gizmo Widget ' || n, g.category, g.subject, g.type, g.difficulty, g.summary, '', '',
+            0, 0, NULL, '[]', '[]', '{}', '{}', true, 'en', now(), now(), now(), NULL, ''
+           FROM guides g CROSS JOIN generate_series(1, 520) AS n WHERE g.id = $1`,
+        [id[BATTERY], bob!.id],
+      );
+      const page = await newPage({ namespace: 'WIKI', title: 'Widget Widget Widget', description: 'Widget, widget, widget: every widget.' });
+      const first = await search('widget');
+      expectEnvelope(first, 'widget');
+      expect(first.body.totalResults).toBe(521);
+      expect((first.body.results as Result[]).map((r) => r.wikiid)).toContain(page.wikiid);
+      expect((await search('widget')).body).toEqual(first.body);
+
+      // A guide made private, another edited, the author renamed and the page deleted: the next
+      // answer shows each as it now is (the order and the total may be kept a few seconds).
+      const guides = (first.body.results as Result[]).filter((r) => r.dataType === 'guide');
+      const [hidden, edited] = [guides[0]!.guideid!, guides[1]!.guideid!];
+      await api.sql('UPDATE guides SET is_public = false WHERE id = $1', [hidden]);
+      await api.sql(`UPDATE guides SET title = 'Gizmo Widget Renamed', revisionid = nextval('guide_revision_seq') WHERE id = $1`, [edited]);
+      await api.sql('UPDATE users SET username = $2 WHERE id = $1', [bob!.id, 'Widget Maker']);
+      try {
+        expect((await api.request('DELETE', `/wikis/WIKI/${encodeURIComponent('Widget_Widget_Widget')}?revisionid=${page.revisionid}`, { token: admin })).status).toBe(204);
+        const after = (await search('widget')).body.results as (Result & { username?: string })[];
+        expect(after.map((r) => r.guideid)).not.toContain(hidden);
+        expect(after.map((r) => r.wikiid)).not.toContain(page.wikiid);
+        expect(after.find((r) => r.guideid === edited)).toMatchObject({ title: 'Gizmo Widget Renamed', username: 'Widget Maker' });
+        expect(after.filter((r) => r.dataType === 'guide').every((r) => r.username === 'Widget Maker')).toBe(true);
+      } finally {
+        await api.sql('UPDATE users SET username = $2 WHERE id = $1', [bob!.id, bob!.username]);
+        await api.sql('DELETE FROM guides WHERE id > 900000');
+      }
+    });
+
     it('leaves out deleted pages', async () => {
       const page = await newPage({ namespace: 'WIKI', title: 'Quokka Care', description: 'All about the quokka.' });
       expect(titlesOf(await search('quokka'))).toEqual(['Quokka Care']);

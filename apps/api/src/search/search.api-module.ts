@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
 import { GuideReader } from '../guides/guide-reader.js';
 import { SearchController } from './search.controller.js';
+import { SearchFreshness } from './search-freshness.js';
 import { SiteSearch } from './site-search.js';
 import { WikiSearch } from './wiki-search.js';
 
@@ -19,7 +20,12 @@ export class SearchApiModule {
       controllers: [SearchController],
       providers: [
         factory(WikiSearch, (orm: MikroORM) => new WikiSearch(orm.em), [MikroORM]),
-        factory(SiteSearch, (q: GuideQueries, r: GuideReader, w: WikiSearch, c: AppConfig) => new SiteSearch(q, r, w, c), [GuideQueries, GuideReader, WikiSearch, APP_CONFIG]),
+        factory(SearchFreshness, (orm: MikroORM) => new SearchFreshness(orm.em), [MikroORM]),
+        factory(
+          SiteSearch,
+          (q: GuideQueries, r: GuideReader, w: WikiSearch, c: AppConfig, f: SearchFreshness) => new SiteSearch(q, r, w, c, f),
+          [GuideQueries, GuideReader, WikiSearch, APP_CONFIG, SearchFreshness],
+        ),
       ],
     };
   }

@@ -1,9 +1,11 @@
 import { GuideQueries, type GuideSummaryView } from '@rc/guides-domain';
+import { RankingCache } from '@rc/shared-infra-mikro-orm';
 import { InvalidParameterError, toUnixSeconds, type Page } from '@rc/shared-kernel';
 import type { AppConfig } from '../config/config.js';
 import { wikiUrl } from '../catalog/wiki.presenter.js';
 import { presentImage } from '../guides/guide.presenter.js';
 import type { GuideReader } from '../guides/guide-reader.js';
+import { sameState, type SearchFreshness, type ShownIds, type ShownState } from './search-freshness.js';
 import { WikiSearch, type WikiHit, type WikiNamespace } from './wiki-search.js';
 
 const NAMESPACES: readonly WikiNamespace[] = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'];
@@ -106,21 +108,75 @@ export const MAX_SUGGESTIONS = 10;
 export const MAX_SEARCH_OFFSET = 10_000;
 const GUIDE_ID_QUERY = /^guideid:\s*([0-9]{1,9})$/i;
 
+/** Pages of `/search` whose query matches at least this many guides are kept (as the guides' rankings are). */
+export const KEPT_PAGE_MATCHES = 500;
+/** How long a kept page may serve its order and total (its items are checked on every use). */
+export const KEPT_PAGE_MS = 15_000;
+
+type SearchBody = Awaited<ReturnType<SiteSearch['searchNow']>>['body'];
+
+interface KeptPage {
+  readonly body: SearchBody;
+  readonly shown: ShownIds;
+  readonly state: ShownState;
+}
+
+const DELETED_USER = 'Deleted user';
+
+/** The ids of what a page shows and their state as shown (guides' revisions and prerequisites' dates, pages' revisions, authors' names). */
+function shownOf(hits: readonly Hit[], results: readonly ({ dataType: 'guide'; userid: number; username: string } | { dataType: 'wiki' })[]): { shown: ShownIds; state: ShownState } {
+  const guides = hits.flatMap((hit) => (hit.kind === 'guide' ? [hit.guide] : []));
+  const wikis = hits.flatMap((hit) => (hit.kind === 'wiki' ? [hit.wiki] : []));
+  const names = new Map<number, string>();
+  for (const result of results) if (result.dataType === 'guide' && result.username !== DELETED_USER) names.set(result.userid, result.username);
+  const byId = <T extends readonly unknown[]>(a: T, b: T) => (a[0] as number) - (b[0] as number);
+  const unique = <T extends readonly unknown[]>(list: T[]) => list.filter((item, i) => list.findIndex((other) => other[0] === item[0]) === i).sort(byId);
+  return {
+    shown: { guides: guides.map((g) => g.guideid), wikis: wikis.map((w) => w.wikiid), authors: guides.map((g) => g.authorId) },
+    state: {
+      guides: unique(guides.map((g): [number, number, number] => [g.guideid, g.revisionid, g.prereqModifiedAt ? toUnixSeconds(g.prereqModifiedAt) : 0])),
+      wikis: unique(wikis.map((w): [number, number] => [w.wikiid, w.revisionid])),
+      authors: unique([...names].map(([id, name]): [number, string] => [id, name])),
+    },
+  };
+}
+
 /** `/search` and `/suggest`: guides (through the guides context's queries) and wiki pages, merged. */
 export class SiteSearch {
+  /** Pages of queries matching many guides, per process (see {@link search}). */
+  private readonly kept = new RankingCache<KeptPage>(KEPT_PAGE_MS, 1_000);
+
   constructor(
     private readonly guides: GuideQueries,
     private readonly reader: GuideReader,
     private readonly wikis: WikiSearch,
     private readonly config: AppConfig,
+    private readonly freshness?: SearchFreshness,
   ) {}
 
   /**
-   * One page of the hits of both kinds, merged by rank. Each source is asked for its best
-   * `offset + limit` hits (the page of the merge can only hold those); with one source, for the page.
+   * One page of the hits of both kinds, merged by rank. Pages of queries matching
+   * {@link KEPT_PAGE_MATCHES} guides or more are kept {@link KEPT_PAGE_MS} per process, as their
+   * rankings are: a kept page is served only after one statement reads the current state of what
+   * it shows (every guide still listed at the revision shown, with the same prerequisites' date,
+   * every page live at the revision shown, every author active under the name shown); otherwise it
+   * is built again. Its order and total may lag as the ranking's may; its items never do.
    */
-  async search(query: string, scope: SearchScope, page: Page) {
+  async search(query: string, scope: SearchScope, page: Page): Promise<SearchBody> {
     if (page.offset > MAX_SEARCH_OFFSET) throw new InvalidParameterError(`Parameter 'offset' must be at most ${MAX_SEARCH_OFFSET} for search`);
+    const key = JSON.stringify([query, scope.guideTypes ?? null, scope.namespaces, page.limit, page.offset]);
+    const kept = this.freshness ? this.kept.get(key) : undefined;
+    if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
+    const built = await this.searchNow(query, scope, page);
+    if (this.freshness && built.guideMatches >= KEPT_PAGE_MATCHES) this.kept.set(key, { body: built.body, ...shownOf(built.shown, built.body.results) });
+    return built.body;
+  }
+
+  /**
+   * The page built from the sources. Each source is asked for its best `offset + limit` hits (the
+   * page of the merge can only hold those); with one source, for the page.
+   */
+  private async searchNow(query: string, scope: SearchScope, page: Page) {
     const withGuides = scope.guideTypes !== null;
     const withWikis = scope.namespaces.length > 0;
     const merged = withGuides && withWikis;
@@ -135,7 +191,7 @@ export class SiteSearch {
     );
     const shown = merged ? hits.slice(page.offset, page.offset + page.limit) : hits;
     const total = guides.total + wikis.total;
-    return {
+    const body = {
       search: query,
       limit: page.limit,
       offset: page.offset,
@@ -143,6 +199,7 @@ export class SiteSearch {
       moreResults: page.offset + shown.length < total,
       results: await this.present(shown),
     };
+    return { body, shown, guideMatches: guides.total };
   }
 
   /** Up to ten suggestions shared fairly between the doctypes, grouped in the order asked. */

@@ -18,6 +18,8 @@ export interface WikiHit {
   readonly modified_at: Date;
   readonly author_id: number | null;
   readonly image_id: number | null;
+  /** The page's revision (not shown: it tells whether a kept result still shows the page as it is). */
+  readonly revisionid: number;
   readonly rank: number;
 }
 
@@ -32,7 +34,7 @@ interface HitRow extends Omit<WikiHit, 'contents' | 'modified_at' | 'rank'> {
 }
 
 const COLUMNS = `w.id AS wikiid, w.namespace, w.title, w.display_title, w.description, left(w.contents, ${RAW_EXCERPT_CHARS}) AS contents,
-  w.langid, w.modified_at, w.author_id, w.image_id`;
+  w.langid, w.modified_at, w.author_id, w.image_id, w.revisionid`;
 
 /** Plain text of the start of some markup, cut on a word boundary. */
 export function excerpt(raw: string, max = EXCERPT_CHARS): string {

@@ -166,6 +166,33 @@ describe('guide search (PostgreSQL full text)', () => {
     expect(await inContext(() => queries.search('hinge', page(), []))).toEqual({ total: 0, results: [] });
   });
 
+  it('pages across the two zones: head matches first, then step-only matches, whatever the offset', async () => {
+    const heads: number[] = [];
+    const steps: number[] = [];
+    for (let i = 0; i < 3; i++) heads.push(await guide({ title: `Latch guide ${i}` }));
+    for (let i = 0; i < 3; i++) steps.push(await guide({ title: `Door guide ${i}` }, [{ lines: [line(i === 0 ? 'Check the latch, the latch spring and the latch pin.' : 'Oil the latch.')] }]));
+    const ids = async (limit: number, offset: number, types?: string[]) => (await inContext(() => queries.search('latch', page(limit, offset), types))).results.map((g) => g.guideid);
+    expect(await ids(20, 0)).toEqual([...heads, ...steps]);
+    expect(await ids(2, 2)).toEqual([heads[2], steps[0]]);
+    expect(await ids(2, 3)).toEqual([steps[0], steps[1]]);
+    expect(await ids(2, 5)).toEqual([steps[2]]);
+    expect(await ids(2, 6)).toEqual([]);
+    expect(await ids(4, 1, ['repair'])).toEqual([heads[1], heads[2], steps[0], steps[1]]);
+    expect((await inContext(() => queries.search('latch', page(2, 4)))).total).toBe(6);
+    // Suggestions fill up with step-only matches in the same order.
+    expect((await inContext(() => queries.suggest('lat', 4))).map((g) => g.guideid)).toEqual([...heads, steps[0]]);
+  });
+
+  it('keeps the pending lists of the search indexes short (the head index takes entries at once)', async () => {
+    const rows = await em.fork().execute<{ relname: string; reloptions: string[] | null }[]>(
+      `SELECT relname, reloptions FROM pg_class WHERE relname IN ('guides_search_head_idx', 'guides_search_idx') ORDER BY relname`,
+    );
+    expect(rows).toEqual([
+      { relname: 'guides_search_head_idx', reloptions: ['fastupdate=off'] },
+      { relname: 'guides_search_idx', reloptions: ['gin_pending_list_limit=256'] },
+    ]);
+  });
+
   it('understands web-search syntax: phrases, or, and exclusion', async () => {
     const door = await guide({ title: 'Door Hinge Repair' });
     const gate = await guide({ title: 'Gate Latch Repair' });

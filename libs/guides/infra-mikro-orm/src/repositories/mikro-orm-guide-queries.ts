@@ -167,7 +167,8 @@ export class MikroOrmGuideQueries extends GuideQueries {
    * head's rank; then those matching only through their step text, by the rank of the whole
    * document (read only when a page reaches them). The total counts every match. Rankings of
    * queries with many matches are kept a few seconds per process ({@link SEARCH_RANKINGS}); the
-   * page's rows are always read fresh, listed guides only.
+   * page's rows are always read fresh, listed guides only. One statement per page: the ranking,
+   * the totals and the page's rows together (a kept ranking: the rows only).
    */
   async search(query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult> {
     const text = webSearchText(query);
@@ -175,35 +176,51 @@ export class MikroOrmGuideQueries extends GuideQueries {
     if (types && !types.length) return { total: 0, results: [] };
     const end = page.offset + page.limit;
     const key = JSON.stringify([text, types ?? null]);
-    let ranking = SEARCH_RANKINGS.get(key);
-    if (!ranking || (ranking.top.length < end && ranking.top.length < ranking.headTotal)) {
-      ranking = await this.rank(text, Math.max(end, RANKING_WINDOW), types);
-      if (ranking.total >= CACHED_MATCHES) SEARCH_RANKINGS.set(key, ranking);
+    const kept = SEARCH_RANKINGS.get(key);
+    if (kept && (kept.top.length >= end || kept.top.length >= kept.headTotal)) {
+      let hits: [number, number][] = kept.top.slice(page.offset, end);
+      if (end > kept.headTotal && kept.total > kept.headTotal) {
+        const offset = Math.max(0, page.offset - kept.headTotal);
+        hits = [...hits, ...(await this.rankSteps(text, end - Math.max(page.offset, kept.headTotal), offset, types))];
+      }
+      const rows = hits.length ? await this.ordered(hits.map(([id]) => id), LISTED) : [];
+      const rankOf = new Map(hits);
+      return { total: kept.total, results: rows.map((row) => ({ ...row, rank: rankOf.get(row.guideid)! })) };
     }
-    let hits: [number, number][] = ranking.top.slice(page.offset, end);
-    if (end > ranking.headTotal && ranking.total > ranking.headTotal) {
-      const offset = Math.max(0, page.offset - ranking.headTotal);
-      hits = [...hits, ...(await this.rankSteps(text, end - Math.max(page.offset, ranking.headTotal), offset, types))];
-    }
-    const rows = hits.length ? await this.ordered(hits.map(([id]) => id), LISTED) : [];
-    const rankOf = new Map(hits);
-    return { total: ranking.total, results: rows.map((row) => ({ ...row, rank: rankOf.get(row.guideid)! })) };
+    const found = await this.rankPage(text, Math.max(end, RANKING_WINDOW), page, types);
+    if (found.ranking.total >= CACHED_MATCHES) SEARCH_RANKINGS.set(key, found.ranking);
+    return { total: found.ranking.total, results: found.results };
   }
 
-  /** The head zone's best `window` ids with their ranks, its size, and the number of all matches. */
-  private async rank(text: string, window: number, types?: readonly string[]): Promise<Ranking> {
+  /**
+   * One statement: the head zone's best `window` ids with their ranks, its size, the number of
+   * all matches, and the rows of the page, with the step-only matches it reaches (ranked by the
+   * whole document only when the head zone ends before the page does).
+   */
+  private async rankPage(text: string, window: number, page: Page, types?: readonly string[]): Promise<{ ranking: Ranking; results: GuideSearchResult['results'] }> {
     const typed = types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : '';
     const typeParams = types ? [JSON.stringify(types)] : [];
-    const [row] = await this.em.execute<{ head_total: number; total: number; top: [number, number][] }[]>(
+    const end = page.offset + page.limit;
+    const [row] = await this.em.execute<{ head_total: number; total: number; top: [number, number][]; rows: (SummaryRow & { rank: number })[] | null }[]>(
       `WITH q AS (SELECT query, strpos(query::text, '!') > 0 AS negated FROM websearch_to_tsquery('english', ?) AS query),
        head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q
-                  WHERE ${LISTED} AND g.search_head @@ q.query AND (NOT q.negated OR g.search_vector @@ q.query) ${typed})
-       SELECT (SELECT count(*) FROM head)::int AS head_total,
+                  WHERE ${LISTED} AND g.search_head @@ q.query AND (NOT q.negated OR g.search_vector @@ q.query) ${typed}),
+       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM head),
+       top AS MATERIALIZED (SELECT id, rank FROM head ORDER BY rank DESC, id LIMIT ?),
+       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q
+                  WHERE (SELECT n FROM head_total) < ? AND ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query) ${typed}
+                  ORDER BY rank DESC, g.id
+                  LIMIT greatest(0, ? - greatest(?, (SELECT n FROM head_total))) OFFSET greatest(0, ? - (SELECT n FROM head_total))),
+       page AS (SELECT id, rank, 0 AS zone FROM (SELECT id, rank FROM top ORDER BY rank DESC, id LIMIT ? OFFSET ?) h
+                UNION ALL SELECT id, rank, 1 FROM steps)
+       SELECT (SELECT n FROM head_total) AS head_total,
               (SELECT count(*) FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_vector @@ q.query ${typed})::int AS total,
-              (SELECT coalesce(json_agg(json_build_array(t.id, t.rank) ORDER BY t.rank DESC, t.id), '[]') FROM (SELECT id, rank FROM head ORDER BY rank DESC, id LIMIT ?) t) AS top`,
-      [text, ...typeParams, ...typeParams, window],
+              (SELECT coalesce(json_agg(json_build_array(t.id, t.rank) ORDER BY t.rank DESC, t.id), '[]') FROM top t) AS top,
+              (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, page.rank, page.zone FROM page JOIN guides g ON g.id = page.id) r) AS rows`,
+      [text, ...typeParams, window, end, ...typeParams, end, page.offset, page.offset, page.limit, page.offset, ...typeParams],
     );
-    return { headTotal: row!.head_total, total: row!.total, top: row!.top };
+    const ranking: Ranking = { headTotal: row!.head_total, total: row!.total, top: row!.top };
+    return { ranking, results: (row!.rows ?? []).map((r) => ({ ...view(r), rank: Number(r.rank) })) };
   }
 
   /** Guides matching only through their step text, by the rank of the whole document. */
@@ -228,25 +245,26 @@ export class MikroOrmGuideQueries extends GuideQueries {
     const prefixes = prefixTsQuery(query);
     if (prefixes === null || limit < 1) return [];
     const key = JSON.stringify([prefixes, limit]);
-    let ids = SUGGEST_RANKINGS.get(key);
-    if (!ids) {
-      const head = await this.em.execute<{ id: number; matches: number }[]>(
-        `SELECT g.id, count(*) OVER () AS matches FROM guides g CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
-          WHERE ${LISTED} AND g.search_head @@ q.query ORDER BY ts_rank(g.search_head, q.query) DESC, g.id LIMIT ?`,
-        [prefixes, limit],
-      );
-      ids = head.map((row) => row.id);
-      if (ids.length < limit) {
-        const steps = await this.em.execute<{ id: number }[]>(
-          `SELECT g.id FROM guides g CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
-            WHERE ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query) ORDER BY ts_rank(g.search_vector, q.query) DESC, g.id LIMIT ?`,
-          [prefixes, limit - ids.length],
-        );
-        ids.push(...steps.map((row) => row.id));
-      }
-      if (Number(head[0]?.matches ?? 0) >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, ids);
-    }
-    return ids.length ? this.ordered(ids, LISTED) : [];
+    const kept = SUGGEST_RANKINGS.get(key);
+    if (kept) return kept.length ? this.ordered(kept, LISTED) : [];
+    // One statement: the heads' ranking, the step-only matches when fewer than `limit` heads
+    // match, and the rows.
+    const [row] = await this.em.execute<{ matches: number; rows: SummaryRow[] | null }[]>(
+      `WITH q AS (SELECT to_tsquery('english', ?) AS query),
+       head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_head @@ q.query),
+       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM head),
+       top AS MATERIALIZED (SELECT id, rank, 0 AS zone FROM head ORDER BY rank DESC, id LIMIT ?),
+       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank, 1 AS zone FROM guides g CROSS JOIN q
+                  WHERE (SELECT n FROM head_total) < ? AND ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query)
+                  ORDER BY rank DESC, g.id LIMIT greatest(0, ? - (SELECT n FROM head_total)))
+       SELECT (SELECT n FROM head_total) AS matches,
+              (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, p.rank, p.zone
+                 FROM (SELECT * FROM top UNION ALL SELECT * FROM steps) p JOIN guides g ON g.id = p.id) r) AS rows`,
+      [prefixes, limit, limit, limit],
+    );
+    const found = (row?.rows ?? []).map(view);
+    if ((row?.matches ?? 0) >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, found.map((g) => g.guideid));
+    return found;
   }
 
   async categoryItems(category: string): Promise<CategoryItems> {
