@@ -69,7 +69,8 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
       done();
     },
   });
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ...env, DATABASE_URL: db.url });
+  // No scheduled archive builds unless a test asks for them: a build would compete with the test for the CPU.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', ...env, DATABASE_URL: db.url });
   const logger = pino({ level: config.logLevel }, sink);
   let running: RunningApi;
   try {

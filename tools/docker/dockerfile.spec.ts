@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The image installs the workspaces from their manifests before the sources are copied: each must be there. */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dockerfile = readFileSync(`${root}docker/Dockerfile`, 'utf8');
+const workspaces = ['apps/api', ...readdirSync(`${root}libs`).flatMap((context) => readdirSync(`${root}libs/${context}`).map((layer) => `libs/${context}/${layer}`))].filter((dir) => {
+  try {
+    readFileSync(`${root}${dir}/package.json`);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+describe('docker/Dockerfile', () => {
+  it.each(workspaces)('copies the manifest of %s before npm install', (dir) => {
+    const copy = dockerfile.indexOf(`COPY ${dir}/package.json ${dir}/package.json`);
+    expect(copy).toBeGreaterThan(-1);
+    expect(copy).toBeLessThan(dockerfile.indexOf('RUN npm install'));
+  });
+
+  it('keeps local state on a volume the unprivileged user owns', () => {
+    expect(dockerfile).toMatch(/DATA_DIR=\/data/);
+    expect(dockerfile).toMatch(/chown -R node:node \/data/);
+    expect(dockerfile).toMatch(/VOLUME \/data/);
+    expect(dockerfile.indexOf('chown -R node:node /data')).toBeLessThan(dockerfile.lastIndexOf('USER node'));
+  });
+});
