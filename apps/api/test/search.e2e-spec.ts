@@ -179,11 +179,14 @@ describe('search and suggest over HTTP', () => {
       expect(first.body.totalResults).toBe(521);
       expect((first.body.results as Result[]).map((r) => r.wikiid)).toContain(page.wikiid);
       expect((await search('widget')).body).toEqual(first.body);
+      const suggested = await suggest('gizm?doctypes=guide');
+      expect((await suggest('gizm?doctypes=guide')).body).toEqual(suggested.body);
 
       // A guide made private, another edited, the author renamed and the page deleted: the next
       // answer shows each as it now is (the order and the total may be kept a few seconds).
       const guides = (first.body.results as Result[]).filter((r) => r.dataType === 'guide');
       const [hidden, edited] = [guides[0]!.guideid!, guides[1]!.guideid!];
+      expect((suggested.body.results as Result[]).map((r) => r.guideid)).toEqual(expect.arrayContaining([hidden, edited]));
       await api.sql('UPDATE guides SET is_public = false WHERE id = $1', [hidden]);
       await api.sql(`UPDATE guides SET title = 'Gizmo Widget Renamed', revisionid = nextval('guide_revision_seq') WHERE id = $1`, [edited]);
       await api.sql('UPDATE users SET username = $2 WHERE id = $1', [bob!.id, 'Widget Maker']);
@@ -194,6 +197,9 @@ describe('search and suggest over HTTP', () => {
         expect(after.map((r) => r.wikiid)).not.toContain(page.wikiid);
         expect(after.find((r) => r.guideid === edited)).toMatchObject({ title: 'Gizmo Widget Renamed', username: 'Widget Maker' });
         expect(after.filter((r) => r.dataType === 'guide').every((r) => r.username === 'Widget Maker')).toBe(true);
+        const suggestedAfter = (await suggest('gizm?doctypes=guide')).body.results as (Result & { username?: string })[];
+        expect(suggestedAfter.map((r) => r.guideid)).not.toContain(hidden);
+        expect(suggestedAfter.find((r) => r.guideid === edited)).toMatchObject({ title: 'Gizmo Widget Renamed', username: 'Widget Maker' });
       } finally {
         await api.sql('UPDATE users SET username = $2 WHERE id = $1', [bob!.id, bob!.username]);
         await api.sql('DELETE FROM guides WHERE id > 900000');

@@ -114,9 +114,10 @@ export const KEPT_PAGE_MATCHES = 500;
 export const KEPT_PAGE_MS = 15_000;
 
 type SearchBody = Awaited<ReturnType<SiteSearch['searchNow']>>['body'];
+type Presented = Awaited<ReturnType<SiteSearch['present']>>;
 
-interface KeptPage {
-  readonly body: SearchBody;
+interface KeptPage<Body> {
+  readonly body: Body;
   readonly shown: ShownIds;
   readonly state: ShownState;
 }
@@ -144,7 +145,9 @@ function shownOf(hits: readonly Hit[], results: readonly ({ dataType: 'guide'; u
 /** `/search` and `/suggest`: guides (through the guides context's queries) and wiki pages, merged. */
 export class SiteSearch {
   /** Pages of queries matching many guides, per process (see {@link search}). */
-  private readonly kept = new RankingCache<KeptPage>(KEPT_PAGE_MS, 1_000);
+  private readonly kept = new RankingCache<KeptPage<SearchBody>>(KEPT_PAGE_MS, 1_000);
+  /** Suggestions for prefixes matching many guides, per process (see {@link suggest}). */
+  private readonly keptSuggestions = new RankingCache<KeptPage<{ query: string; results: Presented }>>(KEPT_PAGE_MS, 1_000);
 
   constructor(
     private readonly guides: GuideQueries,
@@ -202,21 +205,36 @@ export class SiteSearch {
     return { body, shown, guideMatches: guides.total };
   }
 
-  /** Up to ten suggestions shared fairly between the doctypes, grouped in the order asked. */
-  async suggest(query: string, doctypes: readonly Doctype[]) {
+  /**
+   * Up to ten suggestions shared fairly between the doctypes, grouped in the order asked. Like
+   * search pages, the suggestions for prefixes held by {@link KEPT_PAGE_MATCHES} guides' heads or
+   * more are kept {@link KEPT_PAGE_MS} and served only while what they show is unchanged.
+   */
+  async suggest(query: string, doctypes: readonly Doctype[]): Promise<{ query: string; results: Presented }> {
     const text = query.trim();
     if (!text) return { query, results: [] };
     const byId = GUIDE_ID_QUERY.exec(text);
     if (byId) return { query, results: await this.reader.summaries(await this.guides.byIds([Number(byId[1])])) };
+    const key = JSON.stringify([query, doctypes]);
+    const kept = this.freshness ? this.keptSuggestions.get(key) : undefined;
+    if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
+    let guideMatches = 0;
     const lists = await Promise.all(
       doctypes.map(async (doctype): Promise<Hit[]> => {
-        if (doctype === 'guide') return (await this.guides.suggest(text, MAX_SUGGESTIONS)).map((guide) => ({ kind: 'guide', rank: 0, id: guide.guideid, guide }));
+        if (doctype === 'guide') {
+          const found = await this.guides.suggest(text, MAX_SUGGESTIONS);
+          guideMatches = found.matches;
+          return found.results.map((guide) => ({ kind: 'guide', rank: 0, id: guide.guideid, guide }));
+        }
         if (doctype === 'question') return []; // This service has no questions (Answers).
         const hits = await this.wikis.suggest(text, [doctype === 'topic' ? 'CATEGORY' : 'ITEM'], MAX_SUGGESTIONS);
         return hits.map((wiki) => ({ kind: 'wiki', rank: wiki.rank, id: wiki.wikiid, wiki }));
       }),
     );
-    return { query, results: await this.present(balance(lists, MAX_SUGGESTIONS).flat()) };
+    const hits = balance(lists, MAX_SUGGESTIONS).flat();
+    const body = { query, results: await this.present(hits) };
+    if (this.freshness && guideMatches >= KEPT_PAGE_MATCHES) this.keptSuggestions.set(key, { body, ...shownOf(hits, body.results) });
+    return body;
   }
 
   /** Guides as GuideSummary bodies (authors read in one query), pages as wiki results, in the order given. */

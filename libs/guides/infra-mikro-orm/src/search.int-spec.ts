@@ -76,6 +76,7 @@ describe('guide search (PostgreSQL full text)', () => {
   const inContext = <T>(fn: () => Promise<T>) => RequestContext.create(em, fn);
   const line = (text: string) => ({ text, bullet: 'black', level: 0 });
   const page = (limit = 20, offset = 0) => ({ limit, offset });
+  const suggest = (query: string, limit: number) => inContext(() => queries.suggest(query, limit)).then((found) => found.results);
 
   async function guide(fields: GuideInput, steps: StepInput[] = []): Promise<number> {
     let created = await inContext(() => new CreateGuide(deps).execute({ editor: author, fields: { category: 'Door', type: 'repair', public: true, ...fields } }));
@@ -146,8 +147,8 @@ describe('guide search (PostgreSQL full text)', () => {
     const found = await inContext(() => queries.search('hinge', page()));
     expect(found).toMatchObject({ total: 1, results: [{ guideid: pub }] });
     expect((await inContext(() => queries.search('secret', page()))).total).toBe(0);
-    expect((await inContext(() => queries.suggest('hin', 10))).map((g) => g.guideid)).toEqual([pub]);
-    expect(await inContext(() => queries.suggest('secr', 10))).toEqual([]);
+    expect((await suggest('hin', 10)).map((g) => g.guideid)).toEqual([pub]);
+    expect(await suggest('secr', 10)).toEqual([]);
   });
 
   it('pages the hits with the real total, and filters by type', async () => {
@@ -180,7 +181,7 @@ describe('guide search (PostgreSQL full text)', () => {
     expect(await ids(4, 1, ['repair'])).toEqual([heads[1], heads[2], steps[0], steps[1]]);
     expect((await inContext(() => queries.search('latch', page(2, 4)))).total).toBe(6);
     // Suggestions fill up with step-only matches in the same order.
-    expect((await inContext(() => queries.suggest('lat', 4))).map((g) => g.guideid)).toEqual([...heads, steps[0]]);
+    expect((await suggest('lat', 4)).map((g) => g.guideid)).toEqual([...heads, steps[0]]);
   });
 
   it('keeps the pending lists of the search indexes short (the head index takes entries at once)', async () => {
@@ -207,13 +208,16 @@ describe('guide search (PostgreSQL full text)', () => {
     const battery = await guide({ title: 'Battery Replacement' });
     const inSteps = await guide({ title: 'Screen Replacement' }, [{ lines: [line('Disconnect the battery first.')] }]);
     await guide({ title: 'Door Alignment' });
-    expect((await inContext(() => queries.suggest('batt', 10))).map((g) => g.guideid)).toEqual([battery, inSteps]);
-    expect((await inContext(() => queries.suggest('Batt Repl', 10))).map((g) => g.guideid)).toEqual([battery, inSteps]);
-    expect((await inContext(() => queries.suggest('batt scr', 10))).map((g) => g.guideid)).toEqual([inSteps]);
-    expect((await inContext(() => queries.suggest('  batt!!  ', 10))).map((g) => g.guideid)).toEqual([battery, inSteps]);
-    expect(await inContext(() => queries.suggest('batt', 1))).toHaveLength(1);
-    expect(await inContext(() => queries.suggest('batt', 0))).toEqual([]);
-    expect(await inContext(() => queries.suggest('zzz', 10))).toEqual([]);
+    expect((await suggest('batt', 10)).map((g) => g.guideid)).toEqual([battery, inSteps]);
+    expect((await suggest('Batt Repl', 10)).map((g) => g.guideid)).toEqual([battery, inSteps]);
+    expect((await suggest('batt scr', 10)).map((g) => g.guideid)).toEqual([inSteps]);
+    expect((await suggest('  batt!!  ', 10)).map((g) => g.guideid)).toEqual([battery, inSteps]);
+    expect(await suggest('batt', 1)).toHaveLength(1);
+    expect(await suggest('batt', 0)).toEqual([]);
+    expect(await suggest('zzz', 10)).toEqual([]);
+    // How many heads match (the step-only match is not counted), kept rankings included.
+    expect((await inContext(() => queries.suggest('batt', 10))).matches).toBe(1);
+    expect((await inContext(() => queries.suggest('zzz', 10))).matches).toBe(0);
   });
 
   it('answers every hostile query with a valid result, never a database error', async () => {
@@ -221,14 +225,14 @@ describe('guide search (PostgreSQL full text)', () => {
     for (const q of HOSTILE_QUERIES) {
       const found = await inContext(() => queries.search(q, page())).catch((error: unknown) => ({ q, error: String(error) }));
       expect(found).toEqual({ total: expect.any(Number), results: expect.any(Array) });
-      const suggested = await inContext(() => queries.suggest(q, 10)).catch((error: unknown) => ({ q, error: String(error) }));
+      const suggested = await suggest(q, 10).catch((error: unknown) => ({ q, error: String(error) }));
       expect(suggested).toEqual(expect.any(Array));
     }
     expect((await inContext(() => queries.search('hinge\u0000', page()))).total).toBe(0);
     expect((await inContext(() => queries.search('hinge '.repeat(2000), page()))).total).toBe(1);
     expect((await inContext(() => queries.search('ремонт', page()))).total).toBe(1);
-    expect((await inContext(() => queries.suggest('рем', 10))).length).toBe(1);
-    expect((await inContext(() => queries.suggest('e\u0301cr', 10))).length).toBe(1);
+    expect((await suggest('рем', 10)).length).toBe(1);
+    expect((await suggest('e\u0301cr', 10)).length).toBe(1);
   });
 
   it('indexes the search vector with GIN', async () => {

@@ -69,8 +69,11 @@ export abstract class GuideQueries {
    * `types`: only guides of these types (unknown types match nothing). `total` counts every match.
    */
   abstract search(query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult>;
-  /** Public guides holding words that start with each word of `query` (type-ahead), best first. */
-  abstract suggest(query: string, limit: number): Promise<GuideSummaryView[]>;
+  /**
+   * Public guides holding words that start with each word of `query` (type-ahead), best first,
+   * and how many guides hold them in their head (title, summary, introduction, subject, category).
+   */
+  abstract suggest(query: string, limit: number): Promise<GuideSuggestions>;
   /**
    * The parts and the tools of a category's public guides (those whose category is exactly this
    * title), each item once: one query for both lists. See CategoryItemView for how items merge.
@@ -106,6 +109,12 @@ export interface CategoryItems {
 }
 
 /** A page of search hits and the number of all hits. `rank`: relevance, comparable across one query's hits. */
+export interface GuideSuggestions {
+  readonly results: GuideSummaryView[];
+  /** Guides whose head holds the prefixes (the results may add some matching only in their steps). */
+  readonly matches: number;
+}
+
 export interface GuideSearchResult {
   readonly total: number;
   readonly results: (GuideSummaryView & { readonly rank: number })[];

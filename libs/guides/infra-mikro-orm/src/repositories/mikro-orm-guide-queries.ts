@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView } from '@rc/guides-domain';
 import { prefixTsQuery, RankingCache, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
@@ -65,7 +65,7 @@ const RANKING_WINDOW = 100;
 const CACHED_MATCHES = 500;
 /** Per process: large rankings live 15 s (new or edited guides may take that long to move in them). */
 const SEARCH_RANKINGS = new RankingCache<Ranking>(15_000, 2_000);
-const SUGGEST_RANKINGS = new RankingCache<number[]>(15_000, 2_000);
+const SUGGEST_RANKINGS = new RankingCache<{ ids: number[]; matches: number }>(15_000, 2_000);
 
 /** List reads: one query each, whatever the page size. */
 export class MikroOrmGuideQueries extends GuideQueries {
@@ -241,12 +241,12 @@ export class MikroOrmGuideQueries extends GuideQueries {
    * subject, category), best first; when fewer than `limit` do, those matching through their step
    * text follow. Large rankings are kept a few seconds, as for search; rows are read fresh.
    */
-  async suggest(query: string, limit: number): Promise<GuideSummaryView[]> {
+  async suggest(query: string, limit: number): Promise<GuideSuggestions> {
     const prefixes = prefixTsQuery(query);
-    if (prefixes === null || limit < 1) return [];
+    if (prefixes === null || limit < 1) return { results: [], matches: 0 };
     const key = JSON.stringify([prefixes, limit]);
     const kept = SUGGEST_RANKINGS.get(key);
-    if (kept) return kept.length ? this.ordered(kept, LISTED) : [];
+    if (kept) return { results: kept.ids.length ? await this.ordered(kept.ids, LISTED) : [], matches: kept.matches };
     // One statement: the heads' ranking, the step-only matches when fewer than `limit` heads
     // match, and the rows.
     const [row] = await this.em.execute<{ matches: number; rows: SummaryRow[] | null }[]>(
@@ -262,9 +262,10 @@ export class MikroOrmGuideQueries extends GuideQueries {
                  FROM (SELECT * FROM top UNION ALL SELECT * FROM steps) p JOIN guides g ON g.id = p.id) r) AS rows`,
       [prefixes, limit, limit, limit],
     );
-    const found = (row?.rows ?? []).map(view);
-    if ((row?.matches ?? 0) >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, found.map((g) => g.guideid));
-    return found;
+    const results = (row?.rows ?? []).map(view);
+    const matches = row?.matches ?? 0;
+    if (matches >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, { ids: results.map((g) => g.guideid), matches });
+    return { results, matches };
   }
 
   async categoryItems(category: string): Promise<CategoryItems> {
