@@ -10,6 +10,8 @@ import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js
 describe('GET /guides/{id}: cache and conditional requests', () => {
   let api: TestApi;
   let other: RunningApi;
+  /** A third instance that checks every read against the database instead of listening. */
+  let lookup: RunningApi;
   let alice: string;
   const statements: string[] = [];
 
@@ -19,8 +21,10 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     // A second instance on the same database, as behind a load balancer.
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: api.db.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false' });
     other = await startApi(config, pino({ level: 'silent' }), { identity: { argon2: { memoryCost: 4096, timeCost: 1, parallelism: 1 } } });
+    lookup = await startApi({ ...config, guideCacheCoherence: 'lookup' }, pino({ level: 'silent' }));
   });
   afterAll(async () => {
+    await lookup?.close();
     await other?.close();
     await api?.close();
   });
@@ -86,16 +90,17 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     expect((await get(`/guides/${guide.guideid}`, { 'If-None-Match': '"something-else"' })).status).toBe(200);
   });
 
-  it('never serves the older revision after a write, on this instance or another', async () => {
+  it('never serves the older revision after a write, on this instance or another (notify or lookup coherence)', async () => {
     const guide = await publicGuide('Edited guide');
     const old = await get(`/guides/${guide.guideid}`);
     const oldEtag = old.headers.get('etag')!;
-    await get(`/guides/${guide.guideid}`, {}, other.url); // the other instance caches it too
+    await get(`/guides/${guide.guideid}`, {}, other.url); // the other instances cache it too
+    await get(`/guides/${guide.guideid}`, {}, lookup.url);
     for (let i = 1; i <= 5; i++) {
       const current = (await api.request('GET', `/guides/${guide.guideid}`, { token: alice })).body.revisionid;
       const edit = await api.request('PATCH', `/guides/${guide.guideid}?revisionid=${current}`, { token: alice, body: { summary: `Edit ${i}` } });
       expect(edit.status).toBe(200);
-      for (const origin of [api.origin, other.url]) {
+      for (const origin of [api.origin, other.url, lookup.url]) {
         const res = await get(`/guides/${guide.guideid}`, { 'If-None-Match': oldEtag }, origin);
         expect(res.status).toBe(200);
         const body = (await res.json()) as { revisionid: number; summary: string };

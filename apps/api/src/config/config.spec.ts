@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       archiveCheckSeconds: 600,
       guideCacheMb: 64,
       guideCacheMaxAgeSeconds: 10,
+      guideCacheCoherence: 'notify',
       webConcurrency: 1,
     });
   });
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
       EVENT_DELIVERY: 'off',
       GUIDE_CACHE_MB: '0',
       GUIDE_CACHE_MAX_AGE_SECONDS: '60',
+      GUIDE_CACHE_COHERENCE: 'Lookup',
       WEB_CONCURRENCY: '2',
       ARCHIVE_DIR: '/srv/archives',
       ARCHIVE_CHECK_SECONDS: '3600',
@@ -88,6 +90,7 @@ describe('loadConfig', () => {
       archiveCheckSeconds: 3600,
       guideCacheMb: 0,
       guideCacheMaxAgeSeconds: 60,
+      guideCacheCoherence: 'lookup',
       webConcurrency: 2,
     });
   });
@@ -115,6 +118,7 @@ describe('loadConfig', () => {
     [{ TOKEN_TTL_DAYS: '0' }, /^TOKEN_TTL_DAYS/],
     [{ MAX_TOKENS_PER_USER: '-1' }, /^MAX_TOKENS_PER_USER/],
     [{ ARCHIVE_CHECK_SECONDS: 'hourly' }, /^ARCHIVE_CHECK_SECONDS must be an integer from 0/],
+    [{ GUIDE_CACHE_COHERENCE: 'gossip' }, /^GUIDE_CACHE_COHERENCE must be 'notify' or 'lookup'/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
