@@ -43,6 +43,8 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
   async function publicGuide(title: string, prerequisites: number[] = []): Promise<{ guideid: number; revisionid: number }> {
     const res = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title, public: true, prerequisites } });
     expect(res.status).toBe(201);
+    // Publishing moves the author's reputation, which the body shows: wait until it has moved.
+    await api.settle();
     return res.body;
   }
 
@@ -76,7 +78,6 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
 
   it('answers a matching If-None-Match with 304 without building the body (no ORM statement at all)', async () => {
     const guide = await publicGuide('Conditional guide');
-    await api.settle(); // publishing moves the author's reputation, which the body shows
     const first = await get(`/guides/${guide.guideid}`);
     const etag = first.headers.get('etag')!;
     await api.settle();
