@@ -112,6 +112,9 @@ const GUIDE_ID_QUERY = /^guideid:\s*([0-9]{1,9})$/i;
 export const KEPT_PAGE_MATCHES = 500;
 /** How long a kept page may serve its order and total (its items are checked on every use). */
 export const KEPT_PAGE_MS = 15_000;
+/** Pages of at most this many results are kept (a few dozen KB each), at most {@link KEPT_PAGES} of them. */
+export const KEPT_PAGE_LIMIT = 50;
+const KEPT_PAGES = 500;
 
 type SearchBody = Awaited<ReturnType<SiteSearch['searchNow']>>['body'];
 type Presented = Awaited<ReturnType<SiteSearch['present']>>;
@@ -145,9 +148,9 @@ function shownOf(hits: readonly Hit[], results: readonly ({ dataType: 'guide'; u
 /** `/search` and `/suggest`: guides (through the guides context's queries) and wiki pages, merged. */
 export class SiteSearch {
   /** Pages of queries matching many guides, per process (see {@link search}). */
-  private readonly kept = new RankingCache<KeptPage<SearchBody>>(KEPT_PAGE_MS, 1_000);
+  private readonly kept = new RankingCache<KeptPage<SearchBody>>(KEPT_PAGE_MS, KEPT_PAGES);
   /** Suggestions for prefixes matching many guides, per process (see {@link suggest}). */
-  private readonly keptSuggestions = new RankingCache<KeptPage<{ query: string; results: Presented }>>(KEPT_PAGE_MS, 1_000);
+  private readonly keptSuggestions = new RankingCache<KeptPage<{ query: string; results: Presented }>>(KEPT_PAGE_MS, KEPT_PAGES);
 
   constructor(
     private readonly guides: GuideQueries,
@@ -171,7 +174,7 @@ export class SiteSearch {
     const kept = this.freshness ? this.kept.get(key) : undefined;
     if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
     const built = await this.searchNow(query, scope, page);
-    if (this.freshness && built.guideMatches >= KEPT_PAGE_MATCHES) this.kept.set(key, { body: built.body, ...shownOf(built.shown, built.body.results) });
+    if (this.freshness && built.guideMatches >= KEPT_PAGE_MATCHES && page.limit <= KEPT_PAGE_LIMIT) this.kept.set(key, { body: built.body, ...shownOf(built.shown, built.body.results) });
     return built.body;
   }
 
