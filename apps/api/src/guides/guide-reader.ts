@@ -44,8 +44,11 @@ export class GuideReader {
     const prerequisites = await this.queries.byIdsIncludingPrivate(guide.state.prerequisites);
     const visible = prerequisites.filter((p) => p.isPublic || (editor && (editor.isAdmin || editor.userId === p.authorId)));
     const inlined = inlinePrerequisites && visible.length ? await this.guides.findMany(visible.map((p) => p.guideid)) : [];
-    const ctx = await this.context([guide.state.authorId, ...visible.map((p) => p.authorId)], { standings: true });
-    const marks = viewer ? await this.queries.marksOf(viewer.userId, [guide.id]) : null;
+    // The authors, their standing and the viewer's marks are independent lookups: run together.
+    const [ctx, marks] = await Promise.all([
+      this.context([guide.state.authorId, ...visible.map((p) => p.authorId)], { standings: true }),
+      viewer ? this.queries.marksOf(viewer.userId, [guide.id]) : null,
+    ]);
     return presentGuide(guide, ctx, {
       prerequisites: visible,
       inlined,

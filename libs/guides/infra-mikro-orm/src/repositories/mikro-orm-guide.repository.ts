@@ -83,16 +83,70 @@ export function stepStateOf(row: StepSqlRow): StepState {
 }
 
 /** A snapshot as stored: the state with dates as ISO text. */
-function snapshotOf(guide: Guide): unknown {
+function snapshotOf(guide: Guide): { state: GuideState; steps: StepState[] } {
   return { state: guide.state, steps: guide.steps.map((s) => s.toState()) };
 }
+
+/** One column of `guides` as a state field is written: its name and the SQL of its parameter. */
+interface ColumnWrite {
+  readonly column: string;
+  readonly sql: string;
+  readonly param: (s: GuideState) => unknown;
+}
+
+const json = (value: unknown): string => JSON.stringify(value);
+const INT_ARRAY = 'ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int)';
+const TEXT_ARRAY = 'ARRAY(SELECT jsonb_array_elements_text(?::jsonb))';
+
+/** Every writable field of the state, in `GUIDE_COLUMNS` order (`id` and `revisionid` aside). */
+const WRITES: Partial<Record<keyof GuideState, ColumnWrite>> = {
+  authorId: { column: 'author_id', sql: '?', param: (s) => s.authorId },
+  contributorIds: { column: 'contributor_ids', sql: INT_ARRAY, param: (s) => json(s.contributorIds) },
+  title: { column: 'title', sql: '?', param: (s) => s.title },
+  category: { column: 'category', sql: '?', param: (s) => s.category },
+  subject: { column: 'subject', sql: '?', param: (s) => s.subject },
+  type: { column: 'type', sql: '?', param: (s) => s.type },
+  difficulty: { column: 'difficulty', sql: '?', param: (s) => s.difficulty },
+  summary: { column: 'summary', sql: '?', param: (s) => s.summary },
+  introduction: { column: 'introduction', sql: '?', param: (s) => s.introduction },
+  conclusion: { column: 'conclusion', sql: '?', param: (s) => s.conclusion },
+  timeRequiredMin: { column: 'time_required_min', sql: '?', param: (s) => s.timeRequiredMin },
+  timeRequiredMax: { column: 'time_required_max', sql: '?', param: (s) => s.timeRequiredMax },
+  imageId: { column: 'image_id', sql: '?', param: (s) => s.imageId },
+  parts: { column: 'parts', sql: '?::jsonb', param: (s) => json(s.parts) },
+  tools: { column: 'tools', sql: '?::jsonb', param: (s) => json(s.tools) },
+  prerequisites: { column: 'prerequisites', sql: INT_ARRAY, param: (s) => json(s.prerequisites) },
+  flags: { column: 'flags', sql: TEXT_ARRAY, param: (s) => json(s.flags) },
+  isPublic: { column: 'is_public', sql: '?', param: (s) => s.isPublic },
+  locale: { column: 'locale', sql: '?', param: (s) => s.locale },
+  createdAt: { column: 'created_at', sql: '?', param: (s) => s.createdAt },
+  modifiedAt: { column: 'modified_at', sql: '?', param: (s) => s.modifiedAt },
+  publishedAt: { column: 'published_at', sql: '?', param: (s) => s.publishedAt },
+  deletedAt: { column: 'deleted_at', sql: '?', param: (s) => s.deletedAt },
+};
+const WRITTEN_FIELDS = Object.keys(WRITES) as (keyof GuideState)[];
+
+/** A guide as it was read (or last stored) in this unit of work: what `save` compares against. */
+interface Stored {
+  readonly state: GuideState;
+  /** Step id → orderby. */
+  readonly orderby: ReadonlyMap<number, number>;
+}
+
+const storedOf = (guide: Guide): Stored => ({ state: { ...guide.state }, orderby: new Map(guide.steps.map((s) => [s.id, s.orderby])) });
 
 /**
  * Guides and their steps, mapped from rows. Writes happen inside a unit of work on a guide
  * locked with `findForUpdate`; every stored change gets new revision ids from one sequence and
  * a snapshot, so any revision can be read back.
+ *
+ * A guide read here remembers how it was stored, so `save` writes only what changed: the guide's
+ * changed columns, the new, edited and moved steps, the removed ones, and the revision's
+ * snapshot, in one statement (after one more that draws ids, only when steps need new ones).
  */
 export class MikroOrmGuideRepository extends GuideRepository {
+  private readonly stored = new WeakMap<Guide, Stored>();
+
   constructor(private readonly em: EntityManager) {
     super();
   }
@@ -125,57 +179,76 @@ export class MikroOrmGuideRepository extends GuideRepository {
 
   async save(guide: Guide): Promise<void> {
     if (!guide.hasChanges) return;
-    const next = async () => (await this.em.execute<{ n: number }[]>(`SELECT nextval('guide_revision_seq')::int AS n`))[0]!.n;
-    for (const step of guide.steps) {
-      if (step.id === 0) {
-        const [row] = await this.em.execute<{ id: number }[]>(`SELECT nextval('guide_steps_id_seq')::int AS id`);
-        Object.assign(step, { id: row!.id });
-      }
-      if (step.changed) Object.assign(step, { revisionid: await next() });
-    }
-    const revisionid = await next();
     const s = guide.state;
-    await this.em.execute(
-      `INSERT INTO guides (${GUIDE_COLUMNS}, steps_text) VALUES (?, ?, ?, ${intArray(s.contributorIds).sql}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb,
-         ${intArray(s.prerequisites).sql}, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET revisionid = excluded.revisionid, contributor_ids = excluded.contributor_ids, title = excluded.title,
-         category = excluded.category, subject = excluded.subject, type = excluded.type, difficulty = excluded.difficulty,
-         summary = excluded.summary, introduction = excluded.introduction, conclusion = excluded.conclusion,
-         time_required_min = excluded.time_required_min, time_required_max = excluded.time_required_max, image_id = excluded.image_id,
-         parts = excluded.parts, tools = excluded.tools, prerequisites = excluded.prerequisites, flags = excluded.flags,
-         is_public = excluded.is_public, locale = excluded.locale, modified_at = excluded.modified_at,
-         published_at = excluded.published_at, deleted_at = excluded.deleted_at, steps_text = excluded.steps_text`,
-      [
-        s.id, revisionid, s.authorId, JSON.stringify(s.contributorIds), s.title, s.category, s.subject, s.type, s.difficulty, s.summary,
-        s.introduction, s.conclusion, s.timeRequiredMin, s.timeRequiredMax, s.imageId, JSON.stringify(s.parts), JSON.stringify(s.tools),
-        JSON.stringify(s.prerequisites), JSON.stringify(s.flags), s.isPublic, s.locale, s.createdAt, s.modifiedAt, s.publishedAt, s.deletedAt,
-        stepsPlainText(guide.steps),
-      ],
-    );
-    if (guide.stepIdsRemoved.length) {
-      const removed = intArray(guide.stepIdsRemoved);
-      await this.em.execute(`DELETE FROM guide_steps WHERE guide_id = ? AND id = ANY(${removed.sql})`, [s.id, removed.param]);
+    // Without a record of how it was stored (a new guide, or one not read here), everything is written.
+    const before = s.revisionid === 0 ? undefined : this.stored.get(guide);
+    const written = guide.steps.filter((step) => !before || step.id === 0 || step.changed || before.orderby.get(step.id) !== step.orderby);
+    const removed = guide.stepIdsRemoved;
+
+    // New steps need ids, changed ones new revision ids (drawn before the guide's, so they are lower).
+    const fresh = written.filter((step) => step.id === 0).length;
+    const revised = written.filter((step) => step.changed).length;
+    if (fresh || revised) {
+      const [row] = await this.em.execute<{ ids: number[]; revs: number[] }[]>(
+        `SELECT ARRAY(SELECT nextval('guide_steps_id_seq')::int FROM generate_series(1, ?)) AS ids,
+                ARRAY(SELECT nextval('guide_revision_seq')::int FROM generate_series(1, ?)) AS revs`,
+        [fresh, revised],
+      );
+      const ids = [...row!.ids].sort((a, b) => a - b);
+      const revs = [...row!.revs].sort((a, b) => a - b);
+      for (const step of written) {
+        if (step.id === 0) Object.assign(step, { id: ids.shift() });
+        if (step.changed) Object.assign(step, { revisionid: revs.shift() });
+      }
     }
-    if (guide.steps.length) {
-      // All steps in one statement: new ones inserted, changed and moved ones updated.
-      await this.em.execute(
-        `INSERT INTO guide_steps (id, guide_id, orderby, revisionid, title, lines, media)
+
+    const params: unknown[] = [];
+    const ctes: string[] = [];
+    const stepsChanged = written.length > 0 || removed.length > 0;
+    if (!before) {
+      const columns = WRITTEN_FIELDS.map((field) => WRITES[field]!);
+      params.push(s.id, ...columns.map((c) => c.param(s)), stepsPlainText(guide.steps));
+      ctes.push(`g AS (INSERT INTO guides (id, revisionid, ${columns.map((c) => c.column).join(', ')}, steps_text)
+        VALUES (?, nextval('guide_revision_seq'), ${columns.map((c) => c.sql).join(', ')}, ?)
+        ON CONFLICT (id) DO UPDATE SET revisionid = excluded.revisionid, ${[...columns.map((c) => c.column), 'steps_text']
+          .filter((c) => c !== 'author_id' && c !== 'created_at')
+          .map((c) => `${c} = excluded.${c}`)
+          .join(', ')}
+        RETURNING revisionid)`);
+    } else {
+      const columns = WRITTEN_FIELDS.filter((field) => s[field] !== before.state[field]).map((field) => WRITES[field]!);
+      const sets = columns.map((c) => `${c.column} = ${c.sql}`);
+      params.push(...columns.map((c) => c.param(s)));
+      if (stepsChanged) {
+        sets.push('steps_text = ?');
+        params.push(stepsPlainText(guide.steps));
+      }
+      params.push(s.id);
+      ctes.push(`g AS (UPDATE guides SET revisionid = nextval('guide_revision_seq')${sets.map((set) => `, ${set}`).join('')} WHERE id = ? RETURNING revisionid)`);
+    }
+    if (removed.length) {
+      ctes.push(`removed AS (DELETE FROM guide_steps WHERE guide_id = ? AND id = ANY(${INT_ARRAY}))`);
+      params.push(s.id, json(removed));
+    }
+    if (written.length) {
+      // New steps inserted, edited and moved ones updated: only those.
+      ctes.push(`written AS (INSERT INTO guide_steps (id, guide_id, orderby, revisionid, title, lines, media)
          SELECT x.id, ?, x.orderby, x.revisionid, x.title, x.lines, x.media
            FROM jsonb_to_recordset(?::jsonb) AS x(id int, orderby int, revisionid int, title text, lines jsonb, media jsonb)
          ON CONFLICT (id) DO UPDATE SET orderby = excluded.orderby, revisionid = excluded.revisionid, title = excluded.title,
-           lines = excluded.lines, media = excluded.media
-         WHERE (guide_steps.orderby, guide_steps.revisionid) IS DISTINCT FROM (excluded.orderby, excluded.revisionid)`,
-        [s.id, JSON.stringify(guide.steps.map((step) => step.toState()))],
-      );
+           lines = excluded.lines, media = excluded.media)`);
+      params.push(s.id, json(written.map((step) => step.toState())));
     }
-    guide.markStored(revisionid);
-    await this.em.execute('INSERT INTO guide_revisions (guide_id, revisionid, snapshot, editor_id, created_at) VALUES (?, ?, ?::jsonb, ?, ?)', [
-      s.id,
-      revisionid,
-      JSON.stringify(snapshotOf(guide)),
-      guide.editedBy,
-      s.modifiedAt,
-    ]);
+    // The snapshot is the new revision; its id is the one the guide's row just got.
+    const snapshot = snapshotOf(guide);
+    ctes.push(`revision AS (INSERT INTO guide_revisions (guide_id, revisionid, snapshot, editor_id, created_at)
+       SELECT ?, g.revisionid, jsonb_set(?::jsonb, '{state,revisionid}', to_jsonb(g.revisionid)), ?, ? FROM g)`);
+    params.push(s.id, json({ ...snapshot, state: { ...snapshot.state, revisionid: 0 } }), guide.editedBy, s.modifiedAt);
+
+    const [row] = await this.em.execute<{ revisionid: number }[]>(`WITH ${ctes.join(',\n')}\nSELECT revisionid FROM g`, params);
+    if (!row) throw new Error(`guide ${s.id} vanished while it was being saved`);
+    guide.markStored(row.revisionid);
+    this.stored.set(guide, storedOf(guide));
   }
 
   async snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null> {
@@ -221,10 +294,26 @@ export class MikroOrmGuideRepository extends GuideRepository {
     return rows.map((r) => r.id);
   }
 
-  private async load(id: GuideId, lock: string): Promise<Guide | null> {
-    const [row] = await this.em.execute<GuideSqlRow[]>(`SELECT ${GUIDE_COLUMNS} FROM guides WHERE id = ? ${lock}`, [id]);
+  /**
+   * The guide and its steps in one statement (steps as JSON, in step order). With `FOR UPDATE`, a
+   * row another transaction changed meanwhile is returned as that transaction committed it, but
+   * the steps are read in the statement's snapshot, taken before the wait: when the revision the
+   * snapshot sees differs from the locked row's (every save changes it), the steps are read again,
+   * now that the lock is held.
+   */
+  private async load(id: GuideId, lock: 'FOR UPDATE' | ''): Promise<Guide | null> {
+    const [row] = await this.em.execute<(GuideSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null })[]>(
+      `SELECT ${GUIDE_COLUMNS},
+         (SELECT coalesce(json_agg(json_build_object('id', s.id, 'orderby', s.orderby, 'revisionid', s.revisionid, 'title', s.title, 'lines', s.lines, 'media', s.media)
+            ORDER BY s.orderby), '[]') FROM guide_steps s WHERE s.guide_id = guides.id) AS steps,
+         ${lock ? '(SELECT seen.revisionid FROM guides seen WHERE seen.id = guides.id)' : 'revisionid'} AS seen_revisionid
+       FROM guides WHERE id = ? ${lock}`,
+      [id],
+    );
     if (!row) return null;
-    const steps = await this.em.execute<StepSqlRow[]>('SELECT * FROM guide_steps WHERE guide_id = ? ORDER BY orderby', [id]);
-    return Guide.restore(guideStateOf(row), steps.map(stepStateOf));
+    const steps = row.seen_revisionid === row.revisionid ? row.steps : await this.em.execute<StepSqlRow[]>('SELECT * FROM guide_steps WHERE guide_id = ? ORDER BY orderby', [id]);
+    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf));
+    this.stored.set(guide, storedOf(guide));
+    return guide;
   }
 }
