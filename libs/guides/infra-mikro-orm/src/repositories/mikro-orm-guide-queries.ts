@@ -195,29 +195,32 @@ export class MikroOrmGuideQueries extends GuideQueries {
   /**
    * One statement: the head zone's best `window` ids with their ranks, its size, the number of
    * all matches, and the rows of the page, with the step-only matches it reaches (ranked by the
-   * whole document only when the head zone ends before the page does).
+   * whole document only when the head zone ends before the page does). The matches are read once
+   * (the whole-document index, then each match's row for its head), as every head match is a
+   * match of the whole document, and a match that excludes a word (`-word`) must not hold it
+   * anywhere.
    */
   private async rankPage(text: string, window: number, page: Page, types?: readonly string[]): Promise<{ ranking: Ranking; results: GuideSearchResult['results'] }> {
     const typed = types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : '';
     const typeParams = types ? [JSON.stringify(types)] : [];
     const end = page.offset + page.limit;
     const [row] = await this.em.execute<{ head_total: number; total: number; top: [number, number][]; rows: (SummaryRow & { rank: number })[] | null }[]>(
-      `WITH q AS (SELECT query, strpos(query::text, '!') > 0 AS negated FROM websearch_to_tsquery('english', ?) AS query),
-       head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q
-                  WHERE ${LISTED} AND g.search_head @@ q.query AND (NOT q.negated OR g.search_vector @@ q.query) ${typed}),
-       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM head),
-       top AS MATERIALIZED (SELECT id, rank FROM head ORDER BY rank DESC, id LIMIT ?),
-       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q
-                  WHERE (SELECT n FROM head_total) < ? AND ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query) ${typed}
+      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
+       matches AS MATERIALIZED (SELECT g.id, CASE WHEN g.search_head @@ q.query THEN ts_rank(g.search_head, q.query) END AS head_rank
+                  FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_vector @@ q.query ${typed}),
+       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM matches WHERE head_rank IS NOT NULL),
+       top AS MATERIALIZED (SELECT id, head_rank AS rank FROM matches WHERE head_rank IS NOT NULL ORDER BY head_rank DESC, id LIMIT ?),
+       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM matches m JOIN guides g ON g.id = m.id CROSS JOIN q
+                  WHERE (SELECT n FROM head_total) < ? AND m.head_rank IS NULL
                   ORDER BY rank DESC, g.id
                   LIMIT greatest(0, ? - greatest(?, (SELECT n FROM head_total))) OFFSET greatest(0, ? - (SELECT n FROM head_total))),
        page AS (SELECT id, rank, 0 AS zone FROM (SELECT id, rank FROM top ORDER BY rank DESC, id LIMIT ? OFFSET ?) h
                 UNION ALL SELECT id, rank, 1 FROM steps)
        SELECT (SELECT n FROM head_total) AS head_total,
-              (SELECT count(*) FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_vector @@ q.query ${typed})::int AS total,
+              (SELECT count(*) FROM matches)::int AS total,
               (SELECT coalesce(json_agg(json_build_array(t.id, t.rank) ORDER BY t.rank DESC, t.id), '[]') FROM top t) AS top,
               (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, page.rank, page.zone FROM page JOIN guides g ON g.id = page.id) r) AS rows`,
-      [text, ...typeParams, window, end, ...typeParams, end, page.offset, page.offset, page.limit, page.offset, ...typeParams],
+      [text, ...typeParams, window, end, end, page.offset, page.offset, page.limit, page.offset],
     );
     const ranking: Ranking = { headTotal: row!.head_total, total: row!.total, top: row!.top };
     return { ranking, results: (row!.rows ?? []).map((r) => ({ ...view(r), rank: Number(r.rank) })) };
