@@ -1,10 +1,53 @@
 import type { WikiRenderer } from '../guides/guide.presenter.js';
 import { createWikiRenderer } from './render.js';
 
+/** Rendered texts kept per process, by UTF-16 length of raw and rendered text together. */
+const MEMO_BUDGET_CHARS = 8 * 1024 * 1024;
+/** Longer texts are rendered each time (rare, and they would crowd out the step lines). */
+const MEMO_MAX_RAW_CHARS = 4096;
+
 /**
  * The renderer guides and pages use: wiki markup to HTML, safe by construction and sanitized
- * again, with image links in the same form as the API's Image objects.
+ * again, with image links in the same form as the API's Image objects. Rendering is a pure
+ * function of the text, so results are remembered (least recently used first out, within a
+ * character budget): a guide body built again after an edit renders only the texts that changed.
  */
 export function wikiRendererFor(publicBaseUrl: string): WikiRenderer {
-  return createWikiRenderer({ imageUrl: (id, size) => `${publicBaseUrl}/igi/i${id}.${size === 'original' ? 'full' : size}` });
+  return memoizedRenderer(createWikiRenderer({ imageUrl: (id, size) => `${publicBaseUrl}/igi/i${id}.${size === 'original' ? 'full' : size}` }));
+}
+
+export function memoizedRenderer(renderer: WikiRenderer, budgetChars = MEMO_BUDGET_CHARS): WikiRenderer {
+  const block = new RenderMemo(budgetChars / 2, (raw) => renderer.block(raw));
+  const inline = new RenderMemo(budgetChars / 2, (raw) => renderer.inline(raw));
+  return { block: (raw) => block.get(raw), inline: (raw) => inline.get(raw) };
+}
+
+class RenderMemo {
+  private readonly entries = new Map<string, string>();
+  private chars = 0;
+
+  constructor(
+    private readonly budget: number,
+    private readonly render: (raw: string) => string,
+  ) {}
+
+  get(raw: string): string {
+    if (raw.length > MEMO_MAX_RAW_CHARS) return this.render(raw);
+    const hit = this.entries.get(raw);
+    if (hit !== undefined) {
+      // Most recently used last.
+      this.entries.delete(raw);
+      this.entries.set(raw, hit);
+      return hit;
+    }
+    const rendered = this.render(raw);
+    this.entries.set(raw, rendered);
+    this.chars += raw.length + rendered.length;
+    for (const [oldest, html] of this.entries) {
+      if (this.chars <= this.budget) break;
+      this.entries.delete(oldest);
+      this.chars -= oldest.length + html.length;
+    }
+    return rendered;
+  }
 }
