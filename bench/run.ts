@@ -56,7 +56,8 @@ interface Row extends LoadResult {
 /** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
 async function startApi(url: string, options: BenchOptions, profileDir: string | null): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
-  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'apps/api/dist/main.js'], {
+  // The production start (`npm start`): the same heap cap.
+  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', 'apps/api/dist/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),

@@ -20,6 +20,14 @@ describe('docker/Dockerfile', () => {
     expect(copy).toBeLessThan(dockerfile.indexOf('RUN npm install'));
   });
 
+  it('starts the API as `npm start` and the bench do (the same heap cap)', () => {
+    const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
+    const flags = /node (--max-old-space-size=\d+) apps\/api\/dist\/main\.js/.exec(start)?.[1];
+    expect(flags).toBeDefined();
+    expect(dockerfile).toContain(`CMD ["node", "${flags}", "apps/api/dist/main.js"]`);
+    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`'${flags}', 'apps/api/dist/main.js'`);
+  });
+
   it('keeps local state on a volume the unprivileged user owns', () => {
     expect(dockerfile).toMatch(/DATA_DIR=\/data/);
     expect(dockerfile).toMatch(/chown -R node:node \/data/);
