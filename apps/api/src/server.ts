@@ -59,7 +59,15 @@ function installHotPath(app: NestExpressApplication, hot: HotPath): void {
   if (!express) throw new Error('the HTTP server has no request handler to put the hot path ahead of');
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!hot(req, res, () => express(req, res))) express(req, res);
+    let handled: boolean;
+    try {
+      handled = hot(req, res, () => express(req, res));
+    } catch {
+      // Never a crash for one request: Express answers it unless the hot path had begun to.
+      if (res.headersSent) return void res.destroy();
+      handled = false;
+    }
+    if (!handled) express(req, res);
   });
 }
 

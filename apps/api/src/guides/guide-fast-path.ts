@@ -39,14 +39,20 @@ export function guideFastPath(
     if (guideId > MAX_ID) return false;
     const remembered = versions.peek(guideId);
     if (remembered !== undefined) return serve(guideId, remembered, req, res);
-    versions.version(guideId).then(
-      (version) => {
+    let handedOn = false;
+    const handOn = () => {
+      if (handedOn) return;
+      handedOn = true;
+      fallback();
+    };
+    versions
+      .version(guideId)
+      .then((version) => {
         if (serve(guideId, version, req, res)) return;
         bodies.handOn(req, version);
-        fallback();
-      },
-      () => fallback(),
-    );
+        handOn();
+      })
+      .catch(() => (res.headersSent ? res.destroy() : handOn()));
     return true;
   };
 }

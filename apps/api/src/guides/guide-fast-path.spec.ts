@@ -1,0 +1,54 @@
+import { jest } from '@jest/globals';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { guideFastPath } from './guide-fast-path.js';
+import type { GuideVersions } from './guide-versions.js';
+import type { PublicGuideBodies } from './public-guide-bodies.js';
+
+describe('guideFastPath', () => {
+  const req = (url: string, headers: Record<string, string> = {}) => ({ method: 'GET', url, headers }) as unknown as IncomingMessage;
+  const res = () => ({ headersSent: false, destroyed: 0, destroy() { this.destroyed++; } }) as unknown as ServerResponse & { destroyed: number };
+  const bodies = (answer: () => void = () => undefined) =>
+    ({ cache: { enabled: true, get: () => ({}) }, answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
+  const versions = (version: () => Promise<string | null>, peek?: string | null) => ({ peek: () => peek, version }) as unknown as GuideVersions;
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('declines what it does not answer: other paths, query strings, tokens, XML, other methods', () => {
+    const hot = guideFastPath(bodies(), versions(async () => '1.0', '1.0'), () => undefined);
+    const fallback = jest.fn();
+    expect(hot(req('/api/2.0/guides/1?pretty'), res(), fallback)).toBe(false);
+    expect(hot(req('/api/2.0/guides/1', { authorization: 'api x' }), res(), fallback)).toBe(false);
+    expect(hot(req('/api/2.0/guides/1', { accept: 'application/xml' }), res(), fallback)).toBe(false);
+    expect(hot(req('/api/2.0/guides/01'), res(), fallback)).toBe(false);
+    expect(hot({ ...req('/api/2.0/guides/1'), method: 'PATCH' } as IncomingMessage, res(), fallback)).toBe(false);
+    expect(hot(req('/api/2.0/guides/1'), res(), fallback)).toBe(true);
+    expect(fallback).not.toHaveBeenCalled();
+  });
+
+  it('hands the request to Express once when the version lookup fails', async () => {
+    const hot = guideFastPath(bodies(), versions(() => Promise.reject(new Error('database down'))), () => undefined);
+    const fallback = jest.fn();
+    expect(hot(req('/api/2.0/guides/1'), res(), fallback)).toBe(true);
+    await flush();
+    expect(fallback).toHaveBeenCalledTimes(1);
+  });
+
+  it('never leaves a request hanging when answering fails: Express answers it, or the socket is closed once headers went out', async () => {
+    const fallback = jest.fn();
+    const before = res();
+    guideFastPath(bodies(() => { throw new Error('boom'); }), versions(async () => '1.0'), () => undefined)(req('/api/2.0/guides/1'), before, fallback);
+    await flush();
+    expect(fallback).toHaveBeenCalledTimes(1);
+    const after = res();
+    guideFastPath(
+      bodies(() => {
+        (after as { headersSent: boolean }).headersSent = true;
+        throw new Error('boom');
+      }),
+      versions(async () => '1.0'),
+      () => undefined,
+    )(req('/api/2.0/guides/1'), after, fallback);
+    await flush();
+    expect(after.destroyed).toBe(1);
+    expect(fallback).toHaveBeenCalledTimes(1);
+  });
+});
