@@ -6,7 +6,10 @@ import type { PublicGuideBodies } from './public-guide-bodies.js';
 
 describe('guideFastPath', () => {
   const req = (url: string, headers: Record<string, string> = {}) => ({ method: 'GET', url, headers }) as unknown as IncomingMessage;
-  const res = () => ({ headersSent: false, destroyed: 0, destroy() { this.destroyed++; } }) as unknown as ServerResponse & { destroyed: number };
+  const res = () => {
+    const fake = { headersSent: false, destroyCalls: 0, destroy: () => void fake.destroyCalls++ };
+    return fake as unknown as ServerResponse & { destroyCalls: number };
+  };
   const bodies = (answer: () => void = () => undefined) =>
     ({ cache: { enabled: true, get: () => ({}) }, answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
   const versions = (version: () => Promise<string | null>, peek?: string | null) => ({ peek: () => peek, version }) as unknown as GuideVersions;
@@ -48,7 +51,7 @@ describe('guideFastPath', () => {
       () => undefined,
     )(req('/api/2.0/guides/1'), after, fallback);
     await flush();
-    expect(after.destroyed).toBe(1);
+    expect(after.destroyCalls).toBe(1);
     expect(fallback).toHaveBeenCalledTimes(1);
   });
 });
