@@ -1,24 +1,12 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { type Tree, pathTo, isTransaction } from './support/category-tree.js';
 
-type Tree = { [title: string]: Tree | null };
 type Who = 'admin' | 'alice' | 'bob';
 
 /** The keys of a UserSummary (reference §3.2) as authors carry them, with §3.10's percent, profile_url and avatar_url. */
 const AUTHOR_KEYS = ['avatar_url', 'image', 'join_date', 'percent', 'profile_url', 'reputation', 'teams', 'unique_username', 'url', 'userid', 'username'];
 
-const isTransaction = (sql: string) => /^(begin|commit|rollback|savepoint|release)/i.test(sql.trim());
 const titlesOf = (list: unknown) => (list as { title: string }[]).map((w) => w.title);
-
-/** The path of titles from a root to `title` in a nested tree, or null when it is not there. */
-function pathTo(tree: Tree | null, title: string): string[] | null {
-  if (!tree) return null;
-  for (const [key, sub] of Object.entries(tree)) {
-    if (key === title) return [key];
-    const below = pathTo(sub, title);
-    if (below) return [key, ...below];
-  }
-  return null;
-}
 
 /**
  * The fields of a category or wiki page that come from elsewhere: a category's parts and tools

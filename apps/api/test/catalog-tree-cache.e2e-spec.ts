@@ -1,19 +1,5 @@
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
-
-type Tree = { [title: string]: Tree | null };
-
-/** The path of titles from a root to `title` in a nested tree, or null when it is not there. */
-function pathTo(tree: Tree | null, title: string): string[] | null {
-  if (!tree) return null;
-  for (const [key, sub] of Object.entries(tree)) {
-    if (key === title) return [key];
-    const below = pathTo(sub, title);
-    if (below) return [key, ...below];
-  }
-  return null;
-}
-
-const isTransaction = (sql: string) => /^(begin|commit|rollback|savepoint|release)/i.test(sql.trim());
+import { type Tree, pathTo, isTransaction } from './support/category-tree.js';
 
 /**
  * GET /categories answers from a tree cached per process and checked against the database on

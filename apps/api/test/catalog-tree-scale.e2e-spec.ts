@@ -1,8 +1,5 @@
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
-
-type Tree = { [title: string]: Tree | null };
-
-const isTransaction = (sql: string) => /^(begin|commit|rollback|savepoint|release)/i.test(sql.trim());
+import { type Tree, isTransaction } from './support/category-tree.js';
 
 /**
  * Waits until the server is quiet: guide events from the demo data and earlier requests are

@@ -1,6 +1,5 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
-
-type Tree = { [title: string]: Tree | null };
+import { type Tree, pathTo, isTransaction } from './support/category-tree.js';
 
 /** The demo category tree (apps/api/src/demo/demo-data.ts). */
 const DEMO_TREE: Tree = {
@@ -27,19 +26,6 @@ const DEMO_TITLES = [
 ];
 
 const DEMO_LEAVES = ['Coffee Maker', 'MacBook Pro 13" 2020', 'Nintendo Switch', 'iPhone 12'];
-
-/** The path of titles from a root to `title` in a nested tree, or null when it is not there. */
-function pathTo(tree: Tree | null, title: string): string[] | null {
-  if (!tree) return null;
-  for (const [key, sub] of Object.entries(tree)) {
-    if (key === title) return [key];
-    const below = pathTo(sub, title);
-    if (below) return [key, ...below];
-  }
-  return null;
-}
-
-const isTransaction = (sql: string) => /^(begin|commit|rollback|savepoint|release)/i.test(sql.trim());
 
 /**
  * Waits until the server is quiet: guide events from the demo data and earlier requests are

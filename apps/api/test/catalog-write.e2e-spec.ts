@@ -1,21 +1,10 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { type Tree, pathTo } from './support/category-tree.js';
 
 type Who = 'admin' | 'alice';
-type Tree = { [title: string]: Tree | null };
 
 /** The `field`s listed by a 422 body. */
 const fieldsOf = (res: ApiResponse) => [...new Set(((res.body?.errors ?? []) as { field: string }[]).map((e) => e.field))];
-
-/** The path of titles from a root to `title` in a nested tree, or null when it is not there. */
-function pathTo(tree: Tree | null, title: string): string[] | null {
-  if (!tree) return null;
-  for (const [key, sub] of Object.entries(tree)) {
-    if (key === title) return [key];
-    const below = pathTo(sub, title);
-    if (below) return [key, ...below];
-  }
-  return null;
-}
 
 const url = (title: string) => encodeURIComponent(title.replace(/ /g, '_'));
 
