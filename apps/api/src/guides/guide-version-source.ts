@@ -7,8 +7,8 @@ import pg from 'pg';
 import { GuideVersions, type GuideVersionRow, type GuideVersionSource } from './guide-versions.js';
 
 /**
- * The version lookup of the hot path on a small pool of its own: one prepared statement, no ORM
- * context. The same SQL as the guides read port's `publicVersion`.
+ * The version lookup of guide reads on a small pool of its own: one prepared statement
+ * (`PUBLIC_GUIDE_VERSION_SQL`), no ORM context; and the barrier's markers.
  */
 export class GuideVersionLookup implements GuideVersionSource {
   private readonly pool: pg.Pool;

@@ -57,12 +57,6 @@ export abstract class GuideQueries {
   abstract marksOf(userId: number, guideIds: readonly number[]): Promise<{ favorited: Set<number>; completed: Set<number> }>;
   abstract tags(guideId: number): Promise<string[]>;
   /**
-   * What a public guide's body is built from, as one cheap lookup: a string that changes whenever
-   * the guide or one of its prerequisites changes (every save takes a new revision id from one
-   * increasing sequence). `null` when the guide is not public (or deleted, or unknown).
-   */
-  abstract publicVersion(guideId: number): Promise<string | null>;
-  /**
    * Full-text search over public guides: title, summary, introduction, subject, category and step
    * text, best match first (ties by id). `query` is free text in web-search syntax (`"exact
    * phrase"`, `or`, `-word`); any text is accepted and one that means nothing matches nothing.

@@ -3,7 +3,6 @@ import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideList
 import { prefixTsQuery, RankingCache, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
-import { PUBLIC_GUIDE_VERSION_SQL } from './guide-version.js';
 
 const SUMMARY_COLUMNS = `g.id, g.locale, g.revisionid, g.modified_at, g.type, g.category, g.subject, g.title, g.summary, g.difficulty,
   g.time_required_max, g.is_public, g.author_id, g.flags, g.image_id,
@@ -149,11 +148,6 @@ export class MikroOrmGuideQueries extends GuideQueries {
       for (const row of rows) (row.kind === 'favorite' ? favorited : completed).add(row.guide_id);
     }
     return { favorited, completed };
-  }
-
-  async publicVersion(guideId: number): Promise<string | null> {
-    const [row] = await this.em.execute<{ version: string }[]>(PUBLIC_GUIDE_VERSION_SQL.replace('$1', '?'), [guideId]);
-    return row?.version ?? null;
   }
 
   async tags(guideId: number): Promise<string[]> {
