@@ -61,6 +61,15 @@ describe('GuideBodyCache', () => {
     expect(c.size).toEqual({ entries: 1, bytes: before });
   });
 
+  it('decides pinning from the users the body shows when asked to', () => {
+    const c = cache(10_000);
+    const seen: number[][] = [];
+    const pinned = c.put('1', 'v', { author: { userid: 5 } }, { pinned: (users) => (seen.push([...users]), true) }).entry;
+    expect(seen).toEqual([[5]]);
+    expect(pinned.pinned).toBe(true);
+    expect(c.put('2', 'v', { author: { userid: 6 } }, { pinned: () => false }).entry.pinned).toBe(false);
+  });
+
   it('finds every user object of a body', () => {
     expect(usersShownIn({ author: { userid: 3 }, steps: [{ lines: [] }], prerequisites: [{ author: { userid: 4 } }, { author: { userid: 3 } }], userid: 'no' }).sort()).toEqual([3, 4]);
     expect(usersShownIn({ guideid: 1 })).toEqual([]);

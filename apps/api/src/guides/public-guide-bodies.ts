@@ -3,7 +3,7 @@ import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { NOT_MODIFIED, SerializedJson } from '../http/respond.js';
-import { jsonOf, matchesEtag, usersShownIn, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import { jsonOf, matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
 
@@ -40,7 +40,7 @@ export class PublicGuideBodies {
       const mark = this.versions.sequence;
       const body = await this.reader.guide(guideId, null, { inlinePrerequisites });
       // Kept until an announced change when no change to the users it shows was announced meanwhile.
-      ({ entry, json } = this.cache.put(key, version, body, { pinned: this.versions.usersUnchangedSince(mark, usersShownIn(body)) }));
+      ({ entry, json } = this.cache.put(key, version, body, { pinned: (users) => this.versions.usersUnchangedSince(mark, users) }));
     }
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
