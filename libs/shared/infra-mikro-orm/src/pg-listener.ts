@@ -91,16 +91,21 @@ export class PgListener {
 export const USER_STANDINGS_CHANNEL = 'user_standings';
 
 /**
- * A row trigger body announcing `userIdColumn` of the changed row on `USER_STANDINGS_CHANNEL`; on
- * UPDATE only when one of `watched` changed. Used by each context's schema and its migration alike
+ * A row trigger body announcing `idColumn` of the changed row on `channel` (for a delete, the old
+ * row's); on UPDATE only when one of `watched` changed. Used by a schema and its migration alike
  * (MikroORM compares the two).
  */
-export function userStandingTriggerBody(userIdColumn: string, watched: readonly string[] = []): string {
+export function notifyTriggerBody(channel: string, idColumn: string, watched: readonly string[] = []): string {
   const unchanged = watched.map((c) => `new.${c} is not distinct from old.${c}`).join(' and ');
   return (
     (watched.length ? `if tg_op = 'UPDATE' and ${unchanged} then return null; end if; ` : '') +
-    `perform pg_notify('${USER_STANDINGS_CHANNEL}', coalesce(new.${userIdColumn}, old.${userIdColumn})::text); return null;`
+    `perform pg_notify('${channel}', coalesce(new.${idColumn}, old.${idColumn})::text); return null;`
   );
+}
+
+/** `notifyTriggerBody` on `USER_STANDINGS_CHANNEL`, with the user id. */
+export function userStandingTriggerBody(userIdColumn: string, watched: readonly string[] = []): string {
+  return notifyTriggerBody(USER_STANDINGS_CHANNEL, userIdColumn, watched);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { notifyTriggerBody } from '@rc/shared-infra-mikro-orm';
 import { GUIDE_SEARCH_VECTOR } from '../migrations/20261122300000-guides-search.js';
 import { GUIDE_SEARCH_HEAD } from '../migrations/20261123160000-guides-search-head.js';
 
@@ -46,10 +47,7 @@ export const GUIDE_VERSIONS_CHANNEL = 'guide_versions';
  * Announces a guide whose public body may have changed: any insert or delete, and updates of the
  * columns its version is made of (a counter or search column alone stays quiet).
  */
-export const GUIDE_VERSION_TRIGGER_BODY =
-  "if tg_op = 'UPDATE' and new.revisionid is not distinct from old.revisionid and new.is_public is not distinct from old.is_public " +
-  'and new.deleted_at is not distinct from old.deleted_at and new.prerequisites is not distinct from old.prerequisites then return null; end if; ' +
-  `perform pg_notify('${GUIDE_VERSIONS_CHANNEL}', coalesce(new.id, old.id)::text); return null;`;
+export const GUIDE_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites']);
 
 export const GuideRowSchema = new EntitySchema<GuideRow>({
   name: 'GuideRow',
