@@ -8,7 +8,7 @@ import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { runExplain } from './explain.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
-import { migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
+import { buildGuideBodies, migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
@@ -20,14 +20,14 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 /** The origin the API and the floor put in `url` fields (the same, so their bodies compare). */
 const BASE_URL = 'http://bench.example';
 
-async function prepare(options: BenchOptions, server: PostgresServer): Promise<{ url: string; generatedSeconds: number | null }> {
+async function prepare(options: BenchOptions, server: PostgresServer): Promise<{ url: string; generatedSeconds: number | null; bodiesSeconds: number }> {
   const url = server.urlFor(options.database);
   if (options.reuse) {
     const stamp = await readStamp(server, options.database);
     if (stamp && stamp.version === GENERATOR_VERSION && stamp.scale === options.scale && stamp.seed === options.seed) {
       log(`reusing database ${options.database} (scale ${stamp.scale}, seed ${stamp.seed}, generated ${stamp.generatedAt})`);
       await migrate(url, log);
-      return { url, generatedSeconds: null };
+      return { url, generatedSeconds: null, bodiesSeconds: await buildGuideBodies(url, BASE_URL, log) };
     }
     log(`database ${options.database} ${stamp ? `holds scale ${stamp.scale}, seed ${stamp.seed} (generator ${stamp.version})` : 'holds no bench data set'}: generating`);
   }
@@ -38,7 +38,7 @@ async function prepare(options: BenchOptions, server: PostgresServer): Promise<{
   const result = await generate(url, { scale: options.scale, seed: options.seed, log });
   log(`data set generated in ${result.seconds.toFixed(1)} s`);
   await writeStamp(server, options.database, { version: GENERATOR_VERSION, scale: options.scale, seed: options.seed, generatedAt: new Date().toISOString(), seconds: result.seconds });
-  return { url, generatedSeconds: result.seconds };
+  return { url, generatedSeconds: result.seconds, bodiesSeconds: await buildGuideBodies(url, BASE_URL, log) };
 }
 
 interface Row extends LoadResult {
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   let db: pg.Pool | null = null;
   let profileDir: string | null;
   try {
-    const { url, generatedSeconds } = await prepare(options, server);
+    const { url, generatedSeconds, bodiesSeconds } = await prepare(options, server);
     if (options.generateOnly) return;
     if (options.explain) {
       await runExplain(url, options, log);
@@ -261,6 +261,7 @@ async function main(): Promise<void> {
       seed: options.seed,
       counts: { ...counts, liveGuides: ctx.live.length },
       generatedSeconds,
+      guideBodiesSeconds: bodiesSeconds,
       connections: options.connections,
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,

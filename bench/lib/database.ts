@@ -75,16 +75,34 @@ export function recreateDatabase(server: PostgresServer, database: string): Prom
   });
 }
 
-/** Applies the app's migrations with its own CLI (`node apps/api/dist/cli.js migrate`). */
-export async function migrate(url: string, log: (line: string) => void): Promise<void> {
-  const child = spawn(process.execPath, ['apps/api/dist/cli.js', 'migrate'], {
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', DEMO_DATA: 'false' },
+/** Runs a command of the app's own CLI (`node apps/api/dist/cli.js ...`) on the database; returns its last line. */
+export async function cli(url: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, ['apps/api/dist/cli.js', ...args], {
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', DEMO_DATA: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((ok) => child.on('exit', ok));
-  if (code !== 0) throw new Error(`migrate failed (exit ${code}):\n${output}`);
-  log(`migrations: ${output.trim().split('\n').pop()}`);
+  if (code !== 0) throw new Error(`${args[0]} failed (exit ${code}):\n${output}`);
+  return output.trim().split('\n').pop() ?? '';
+}
+
+/** Applies the app's migrations with its own CLI. */
+export async function migrate(url: string, log: (line: string) => void): Promise<void> {
+  log(`migrations: ${await cli(url, ['migrate'])}`);
+}
+
+/**
+ * Fills the app's read model of guide bodies with its own CLI (`guides:bodies`), as a deployment
+ * does after loading data around the API (the generator writes tables with COPY).
+ */
+export async function buildGuideBodies(url: string, baseUrl: string, log: (line: string) => void): Promise<number> {
+  const started = Date.now();
+  // The API's base URL: bodies are stored for the format (links) the API serves.
+  const line = await cli(url, ['guides:bodies'], { PUBLIC_BASE_URL: baseUrl });
+  const seconds = (Date.now() - started) / 1000;
+  log(`guide bodies read model (npm run cli -- guides:bodies): ${line}; ${seconds.toFixed(1)} s`);
+  return seconds;
 }

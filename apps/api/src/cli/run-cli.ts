@@ -11,6 +11,7 @@ import { migrate } from '../provisioning.js';
 import { ArchiveBuilder } from '../archive/archive-builder.js';
 import { duration, LineProgress, TerminalProgress } from '../archive/archive-progress.js';
 import { GuideEventRelay } from '../events/guide-event-relay.js';
+import { GuideBodyBuilder } from '../guides/guide-body-builder.js';
 import { ReputationQueries } from '@rc/reputation-domain';
 
 interface Command {
@@ -69,6 +70,20 @@ const COMMANDS: Record<string, Command> = {
       const { archive, guides, categories, ms } = await ctx.get(ArchiveBuilder).build({ progress });
       out(`built ${archive.name}: ${guides} guides, ${categories} categories, ${(archive.size / 1048576).toFixed(1)} MiB in ${duration(ms)}`);
       out(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
+    },
+  },
+  'guides:bodies': {
+    usage: 'guides:bodies',
+    summary: "store the body of every public guide whose stored one is missing or outdated (the guide_bodies read model; reads fill it too)",
+    async run(ctx, _args, { out, err }) {
+      let shown = 0;
+      const progress = (built: number) => {
+        if (built - shown < 10_000) return;
+        shown = built;
+        err(`guide bodies: ${built} stored`);
+      };
+      const { built, ms } = await ctx.get(GuideBodyBuilder).build({ progress });
+      out(`stored ${built} guide bodies in ${duration(ms)}`);
     },
   },
   'app-id:create': {

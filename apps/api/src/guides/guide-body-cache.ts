@@ -79,12 +79,16 @@ export class GuideBodyCache {
   /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry and its JSON either way. */
   /** `pinned` may be decided from the users the body shows (found once, here). */
   put(key: string, version: string, body: object, options: { pinned?: boolean | ((users: readonly number[]) => boolean) } = {}): { entry: CachedBody; json: Buffer } {
-    const json = Buffer.from(JSON.stringify(body));
+    const users = usersShownIn(body);
+    const pinned = typeof options.pinned === 'function' ? options.pinned(users) : !!options.pinned;
+    return this.putJson(key, version, Buffer.from(JSON.stringify(body)), users, pinned);
+  }
+
+  /** Keeps a body already serialized (its compact JSON), which shows these users. */
+  putJson(key: string, version: string, json: Buffer, users: readonly number[], pinned: boolean): { entry: CachedBody; json: Buffer } {
     // Level 1: a third of the default level's time for a body a few percent larger.
     const gzip = gzipSync(json, { level: 1 });
     const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
-    const users = usersShownIn(body);
-    const pinned = typeof options.pinned === 'function' ? options.pinned(users) : !!options.pinned;
     const entry: CachedBody = { gzip, etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now(), users, pinned };
     this.remove(key);
     if (gzip.length <= this.options.maxBytes) {

@@ -11,7 +11,7 @@ describe('guideFastPath', () => {
     return fake as unknown as ServerResponse & { destroyCalls: number };
   };
   const bodies = (answer: () => void = () => undefined) =>
-    ({ cache: { enabled: true, get: () => ({}) }, answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
+    ({ cache: { enabled: true, get: () => ({}) }, body: async () => ({ entry: {}, json: null }), answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
   const versions = (version: () => Promise<string | null>, peek?: string | null) => ({ peek: () => peek, version }) as unknown as GuideVersions;
   const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -25,6 +25,31 @@ describe('guideFastPath', () => {
     expect(hot({ ...req('/api/2.0/guides/1'), method: 'PATCH' } as IncomingMessage, res(), fallback)).toBe(false);
     expect(hot(req('/api/2.0/guides/1'), res(), fallback)).toBe(true);
     expect(fallback).not.toHaveBeenCalled();
+  });
+
+  it('answers a miss itself with the body made for the version it looked up; a guide that is not public goes to Express', async () => {
+    const entry = { etag: '"e"' };
+    const made: unknown[] = [];
+    const answered: unknown[] = [];
+    const fake = {
+      cache: { enabled: true, get: () => null },
+      body: async (...args: unknown[]) => (made.push(args), { entry, json: null }),
+      answer: (e: unknown) => void answered.push(e),
+      handOn: () => undefined,
+    } as unknown as PublicGuideBodies;
+    const fallback = jest.fn();
+    const hot = guideFastPath(fake, versions(async () => '7.0'), () => undefined);
+    expect(hot(req('/api/2.0/guides/12'), res(), fallback)).toBe(true);
+    await flush();
+    expect(made).toEqual([[12, true, '7.0']]);
+    expect(answered).toEqual([entry]);
+    expect(fallback).not.toHaveBeenCalled();
+
+    expect(guideFastPath(fake, versions(async () => null), () => undefined)(req('/api/2.0/guides/13'), res(), fallback)).toBe(true);
+    await flush();
+    expect(fallback).toHaveBeenCalledTimes(1);
+    expect(guideFastPath(fake, versions(async () => '1.0', null), () => undefined)(req('/api/2.0/guides/14'), res(), fallback)).toBe(false);
+    expect(made).toHaveLength(1);
   });
 
   it('hands the request to Express once when the version lookup fails', async () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ID } from '@rc/shared-kernel';
+import type { CachedBody } from './guide-body-cache.js';
 import { guideBodyKey, type PublicGuideBodies } from './public-guide-bodies.js';
 import type { GuideVersions } from './guide-versions.js';
 
@@ -13,19 +14,17 @@ export type ResponsePreamble = (req: IncomingMessage, res: ServerResponse) => vo
 
 /**
  * Answers the hottest request, an anonymous `GET /api/2.0/guides/{id}` with no query string that
- * does not ask for XML, from the body cache ahead of Express and Nest: the version is remembered
- * (`notify` coherence) or looked up with one query, then the cached bytes or a 304 go out with
- * exactly the headers of the regular route. Returns `false` for anything else, and every cache miss
- * goes on to `fallback` (Express), which builds, caches and answers it.
+ * does not ask for XML, ahead of Express and Nest: the version is remembered (`notify` coherence) or
+ * looked up with one query, then the cached bytes (or the body made from the read model, or built)
+ * or a 304 go out with exactly the headers of the regular route. Returns `false` for anything else;
+ * a guide that is not public, and any failure, goes on to `fallback` (Express), which answers it.
  */
 export function guideFastPath(
   bodies: PublicGuideBodies,
   versions: GuideVersions,
   preamble: ResponsePreamble,
 ): HotPath {
-  const serve = (guideId: number, version: string | null, req: IncomingMessage, res: ServerResponse): boolean => {
-    const entry = version === null ? null : bodies.cache.get(guideBodyKey(guideId, true), version);
-    if (!entry) return false;
+  const serve = (entry: CachedBody, req: IncomingMessage, res: ServerResponse): true => {
     preamble(req, res);
     bodies.answer(entry, req, res);
     return true;
@@ -38,19 +37,23 @@ export function guideFastPath(
     const guideId = Number(match[1]);
     if (guideId > MAX_ID) return false;
     const remembered = versions.peek(guideId);
-    if (remembered !== undefined) return serve(guideId, remembered, req, res);
+    // Remembered as not public: the route answers.
+    if (remembered === null) return false;
+    const hit = remembered === undefined ? null : bodies.cache.get(guideBodyKey(guideId, true), remembered);
+    if (hit) return serve(hit, req, res);
     let handedOn = false;
     const handOn = () => {
       if (handedOn) return;
       handedOn = true;
       fallback();
     };
-    versions
-      .version(guideId)
-      .then((version) => {
-        if (serve(guideId, version, req, res)) return;
-        bodies.handOn(req, version);
-        handOn();
+    (remembered === undefined ? versions.version(guideId) : Promise.resolve(remembered))
+      .then(async (version) => {
+        if (version === null) {
+          bodies.handOn(req, version);
+          return handOn();
+        }
+        serve((await bodies.body(guideId, true, version)).entry, req, res);
       })
       .catch(() => (res.headersSent ? res.destroy() : handOn()));
     return true;

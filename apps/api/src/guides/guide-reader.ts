@@ -2,7 +2,8 @@ import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type
 import { GetUsers, type Principal, type UserId } from '@rc/identity-domain';
 import type { AppConfig } from '../config/config.js';
 import type { UserStanding, UserStandings } from '../people/user-standings.js';
-import { presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
+import { templateOf, type BodyTemplate, type UserParts } from './guide-body-template.js';
+import { authorName, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
 
 export function editorOf(principal: Principal | null): Editor | null {
   return principal ? { userId: principal.userId, isAdmin: principal.role === 'Admin' } : null;
@@ -41,9 +42,7 @@ export class GuideReader {
   /** The body of a write response: the guide as it now is, without inlined prerequisite steps. */
   async present(guide: Guide, viewer: Principal | null, inlinePrerequisites = false) {
     const editor = editorOf(viewer);
-    const prerequisites = await this.queries.byIdsIncludingPrivate(guide.state.prerequisites);
-    const visible = prerequisites.filter((p) => p.isPublic || (editor && (editor.isAdmin || editor.userId === p.authorId)));
-    const inlined = inlinePrerequisites && visible.length ? await this.guides.findMany(visible.map((p) => p.guideid)) : [];
+    const { visible, inlined } = await this.prerequisitesOf(guide, editor, inlinePrerequisites);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
       this.context([guide.state.authorId, ...visible.map((p) => p.authorId)], { standings: true }),
@@ -54,6 +53,39 @@ export class GuideReader {
       inlined,
       viewer: { canEdit: guide.canEdit(editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
     });
+  }
+
+  /**
+   * The public guide's body as an anonymous reader gets it, with placeholders for the user objects
+   * (see BodyTemplate): no user is looked up.
+   */
+  async anonymousTemplate(guideId: GuideId, inlinePrerequisites: boolean): Promise<BodyTemplate> {
+    const guide = await this.view.execute({ viewer: null, guideId });
+    return this.templateOf(guide, await this.prerequisitesOf(guide, null, inlinePrerequisites));
+  }
+
+  /**
+   * `anonymousTemplate` of many guides at once (a constant number of queries), for those of `ids`
+   * that exist and are public and not deleted; in no particular order.
+   */
+  async anonymousTemplates(ids: readonly GuideId[], inlinePrerequisites: boolean): Promise<Map<GuideId, BodyTemplate>> {
+    const guides = (await this.guides.findMany(ids)).filter((g) => g.state.isPublic && !g.state.deletedAt);
+    const prerequisites = new Map((await this.queries.byIdsIncludingPrivate([...new Set(guides.flatMap((g) => g.state.prerequisites))])).map((p) => [p.guideid, p]));
+    const visibleOf = (g: Guide) => g.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []).filter((p) => p.isPublic);
+    const inlinedIds = inlinePrerequisites ? [...new Set(guides.flatMap((g) => visibleOf(g).map((p) => p.guideid)))] : [];
+    const inlined = new Map((inlinedIds.length ? await this.guides.findMany(inlinedIds) : []).map((g) => [g.id as number, g]));
+    const out = new Map<GuideId, BodyTemplate>();
+    for (const guide of guides) {
+      const visible = visibleOf(guide);
+      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }));
+    }
+    return out;
+  }
+
+  /** What the bodies show of these users (the parts a template leaves out), in one batch. */
+  async userParts(userIds: readonly number[]): Promise<UserParts> {
+    const ctx = await this.context([...userIds], { standings: true });
+    return { summary: (id) => presentAuthor(id, ctx), username: (id) => authorName(id, ctx) };
   }
 
   async step(guide: Guide, stepId: number) {
@@ -69,6 +101,20 @@ export class GuideReader {
   async marked(rows: readonly { date: Date; guide: GuideSummaryView }[]) {
     const ctx = await this.context(rows.map((r) => r.guide.authorId));
     return rows.map((r) => ({ date: Math.floor(r.date.getTime() / 1000), guide: presentSummary(r.guide, ctx) }));
+  }
+
+  /** The prerequisites the viewer may see (in the guide's order) and, when inlined, their guides. */
+  private async prerequisitesOf(guide: Guide, editor: Editor | null, inlinePrerequisites: boolean) {
+    const prerequisites = await this.queries.byIdsIncludingPrivate(guide.state.prerequisites);
+    const visible = prerequisites.filter((p) => p.isPublic || (editor && (editor.isAdmin || editor.userId === p.authorId)));
+    const inlined = inlinePrerequisites && visible.length ? await this.guides.findMany(visible.map((p) => p.guideid)) : [];
+    return { visible, inlined };
+  }
+
+  /** The anonymous body with placeholders for users: nothing in it depends on the (empty) authors. */
+  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }): BodyTemplate {
+    const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map() };
+    return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false } }));
   }
 
   /**

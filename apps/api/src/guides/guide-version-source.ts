@@ -19,6 +19,11 @@ export class GuideVersionLookup implements GuideVersionSource {
     this.pool.on('error', () => undefined);
   }
 
+  /** The pool, for the other statements of guide reads (see PgGuideBodyStore). */
+  get queryable(): Pick<pg.Pool, 'query'> {
+    return this.pool;
+  }
+
   async lookup(guideId: number): Promise<GuideVersionRow | null> {
     const { rows } = await this.pool.query<GuideVersionRow>({ name: 'rc-guide-version', text: PUBLIC_GUIDE_VERSION_SQL, values: [guideId] });
     return rows[0] ?? null;

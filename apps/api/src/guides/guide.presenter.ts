@@ -34,9 +34,15 @@ export function guideUrl(id: number, title: string, baseUrl: string): string {
   return `${baseUrl}/Guide/${encodeURIComponent(title).replace(/%20/g, '+')}/${id}`;
 }
 
-function author(id: number, ctx: PresentationContext): UserSummaryBody {
+/** An author object (UserSummary) of a body. */
+export function presentAuthor(id: number, ctx: PresentationContext): UserSummaryBody {
   const user = ctx.authors.get(id);
   return user ? presentUserSummary(user, ctx.baseUrl, ctx.standings?.get(id)) : unknownUserSummary(id, ctx.baseUrl);
+}
+
+/** An author's name as summaries show it. */
+export function authorName(id: number, ctx: PresentationContext): string {
+  return ctx.authors.get(id)?.username ?? 'Deleted user';
 }
 
 const seconds = (date: Date | null): number => (date ? toUnixSeconds(date) : 0);
@@ -60,7 +66,7 @@ export function presentSummary(g: GuideSummaryView, ctx: PresentationContext) {
     time_required_max: g.timeRequiredMax,
     public: g.isPublic,
     userid: g.authorId,
-    username: ctx.authors.get(g.authorId)?.username ?? 'Deleted user',
+    username: authorName(g.authorId, ctx),
     flags: [...g.flags],
     image: presentImage(g.imageId, ctx.baseUrl),
   };
@@ -146,7 +152,7 @@ export function presentGuide(
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
     documents: [],
     flags,
-    author: author(s.authorId, ctx),
+    author: presentAuthor(s.authorId, ctx),
     revisionid: s.revisionid,
     created_date: seconds(s.createdAt),
     published_date: seconds(s.publishedAt),

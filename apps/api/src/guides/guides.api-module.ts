@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import {
   AddStep,
   CategoryDirectory,
@@ -40,6 +40,9 @@ import { ConflictBodies } from '../http/conflict-bodies.js';
 import { GuideReader } from './guide-reader.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
+import { PgGuideBodyStore } from './guide-body-store.js';
+import { guideBodyFormat } from './guide-body-template.js';
+import { GuideBodyBuilder } from './guide-body-builder.js';
 import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js';
 import { GuideVersions } from './guide-versions.js';
 import { UserStandings } from '../people/user-standings.js';
@@ -99,18 +102,24 @@ export class GuidesApiModule implements OnModuleInit {
           (v: GuideVersions, l: GuideVersionLookup, url: string, logger: Logger) => new GuideVersionWatch(v, l, url, logger),
           [GuideVersions, GuideVersionLookup, DATABASE_URL, LOGGER],
         ),
+        factory(PgGuideBodyStore, (l: GuideVersionLookup, c: AppConfig) => new PgGuideBodyStore(l.queryable, guideBodyFormat(c.publicBaseUrl)), [GuideVersionLookup, APP_CONFIG]),
+        factory(
+          GuideBodyBuilder,
+          (orm: MikroORM, l: GuideVersionLookup, reader: GuideReader, store: PgGuideBodyStore) => new GuideBodyBuilder({ orm, pool: l.queryable, reader, store }),
+          [MikroORM, GuideVersionLookup, GuideReader, PgGuideBodyStore],
+        ),
         factory(
           PublicGuideBodies,
-          (r: GuideReader, v: GuideVersions, c: AppConfig) => {
+          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, c: AppConfig, logger: Logger, orm: MikroORM) => {
             const cache = new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 });
             v.onUserChanged = (userId) => cache.forgetUser(userId);
             v.onReset = () => cache.unpinAll();
-            return new PublicGuideBodies(r, v, cache);
+            return new PublicGuideBodies(r, v, cache, store, logger, (work) => RequestContext.create(orm.em, work));
           },
-          [GuideReader, GuideVersions, APP_CONFIG],
+          [GuideReader, GuideVersions, PgGuideBodyStore, APP_CONFIG, LOGGER, MikroORM],
         ),
       ],
-      exports: [GuideReader, PublicGuideBodies, GuideVersions, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

@@ -4,6 +4,9 @@ import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { NOT_MODIFIED, SerializedJson } from '../http/respond.js';
 import { jsonOf, matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import type { Logger } from 'pino';
+import { fillTemplate, usersIn, type BodyTemplate } from './guide-body-template.js';
+import type { GuideBodyStore } from './guide-body-store.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
 
@@ -14,38 +17,68 @@ export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `
 
 /**
  * `GET /guides/{id}` for anonymous readers of public guides: the guide's current version (remembered,
- * or one cheap lookup), then the cached serialized body when it was built from that version, or a
- * fresh one. Answers carry a strong ETag (a hash of the bytes) and `Cache-Control: public,
- * no-cache`, so a gateway may keep them and revalidate; a matching `If-None-Match` is a 304
- * without building anything.
+ * or one cheap lookup), then the serialized body built from that version: from memory, else from the
+ * read model (one row, the user objects filled in), else built and stored there. Answers carry a
+ * strong ETag (a hash of the bytes) and `Cache-Control: public, no-cache`, so a gateway may keep
+ * them and revalidate; a matching `If-None-Match` is a 304 without building anything.
  */
 export class PublicGuideBodies {
   /** Versions the fast path already looked up for requests it handed on (one lookup per request). */
   private readonly lookedUp = new WeakMap<IncomingMessage, string | null>();
+  /** Bodies being made, by key and version: concurrent misses of one body wait for the same work. */
+  private readonly making = new Map<string, Promise<{ entry: CachedBody; json: Buffer }>>();
 
   constructor(
     private readonly reader: GuideReader,
     private readonly versions: GuideVersions,
     readonly cache: GuideBodyCache,
+    private readonly store: GuideBodyStore,
+    private readonly logger: Pick<Logger, 'warn'>,
+    /** Runs ORM work in a context of its own (the fast path runs ahead of the request middleware that makes one). */
+    private readonly inContext: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {}
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: IncomingMessage, res: ServerResponse): Promise<object | null> {
     const version = this.lookedUp.has(req) ? this.lookedUp.get(req)! : await this.versions.version(guideId);
     if (version === null) return null;
-    const key = guideBodyKey(guideId, inlinePrerequisites);
-    let entry = this.cache.get(key, version);
-    let json: Buffer | null = null;
-    if (!entry) {
-      const mark = this.versions.sequence;
-      const body = await this.reader.guide(guideId, null, { inlinePrerequisites });
-      // Kept until an announced change when no change to the users it shows was announced meanwhile.
-      ({ entry, json } = this.cache.put(key, version, body, { pinned: (users) => this.versions.usersUnchangedSince(mark, users) }));
-    }
+    const { entry, json } = await this.body(guideId, inlinePrerequisites, version);
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
     if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) return NOT_MODIFIED;
     return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? jsonOf(entry));
+  }
+
+  /** The cached body of this version, or one made now (and cached); `json` when it is at hand. */
+  async body(guideId: number, inlinePrerequisites: boolean, version: string): Promise<{ entry: CachedBody; json: Buffer | null }> {
+    const key = guideBodyKey(guideId, inlinePrerequisites);
+    const entry = this.cache.get(key, version);
+    if (entry) return { entry, json: null };
+    const making = `${key}@${version}`;
+    let made = this.making.get(making);
+    if (!made) {
+      made = this.inContext(() => this.make(guideId, inlinePrerequisites, version)).finally(() => this.making.delete(making));
+      this.making.set(making, made);
+    }
+    return made;
+  }
+
+  private async make(guideId: number, inline: boolean, version: string): Promise<{ entry: CachedBody; json: Buffer }> {
+    const mark = this.versions.sequence;
+    const template = await this.template(guideId, inline, version);
+    const users = usersIn(template);
+    const json = Buffer.from(fillTemplate(template, await this.reader.userParts(users)));
+    // Kept until an announced change when no change to the users it shows was announced meanwhile.
+    return this.cache.putJson(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
+  }
+
+  /** The read model's template of this version, or one built now and stored for the next miss (of any instance). */
+  private async template(guideId: number, inline: boolean, version: string): Promise<BodyTemplate> {
+    const stored = await this.store.read(guideId, inline, version);
+    if (stored) return stored;
+    const built = await this.reader.anonymousTemplate(guideId as GuideId, inline);
+    this.store.write([{ guideId, inline, version, body: built }]).catch((err: unknown) => this.logger.warn({ err, guideId }, 'guide body not stored'));
+    return built;
   }
 
   /** Hands a request on to the route with the version just looked up for it. */

@@ -6,6 +6,7 @@ import { GuidesPaging } from './20261123140000-guides-paging.js';
 import { GuidesSearchHead } from './20261123160000-guides-search-head.js';
 import { GuideVersionNotify } from './20261124100000-guide-version-notify.js';
 import { GuidesSearchPending } from './20261124120000-guides-search-pending.js';
+import { GuideBodies } from './20261125100000-guide-bodies.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -15,4 +16,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261123160000-guides-search-head', class: GuidesSearchHead },
   { name: '20261124100000-guide-version-notify', class: GuideVersionNotify },
   { name: '20261124120000-guides-search-pending', class: GuidesSearchPending },
+  { name: '20261125100000-guide-bodies', class: GuideBodies },
 ];

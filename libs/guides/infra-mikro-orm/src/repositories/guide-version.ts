@@ -1,3 +1,6 @@
+/** A guide's version (see PUBLIC_GUIDE_VERSION_SQL), as an expression over its row `g`. */
+const VERSION_OF_G = `g.revisionid || '.' || (SELECT coalesce(max(p.revisionid), 0) FROM guides p WHERE p.id = ANY (g.prerequisites))`;
+
 /**
  * What a public guide's body is built from, in one indexed lookup: the guide's revision id and
  * the highest of its prerequisites' (every save takes a new id from one increasing sequence, so
@@ -5,5 +8,30 @@
  * Also returns the prerequisite ids (a change to one of them changes the version). One `$1`
  * parameter, for a plain `pg` client to prepare.
  */
-export const PUBLIC_GUIDE_VERSION_SQL = `SELECT g.revisionid || '.' || (SELECT coalesce(max(p.revisionid), 0) FROM guides p WHERE p.id = ANY (g.prerequisites)) AS version,
+export const PUBLIC_GUIDE_VERSION_SQL = `SELECT ${VERSION_OF_G} AS version,
   g.prerequisites FROM guides g WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
+
+/**
+ * The stored body of a guide (`guide_bodies`) when it was built for this version and format:
+ * `$1` guide id, `$2` inline, `$3` version, `$4` format. One row (`marker`, `template`) or none.
+ */
+export const GUIDE_BODY_READ_SQL = `SELECT marker, template FROM guide_bodies WHERE guide_id = $1 AND inline = $2 AND version = $3 AND format = $4`;
+
+/**
+ * Stores guides' bodies, arrays of one element per body: `$1` guide ids, `$2` inline, `$3` versions,
+ * `$4` formats, `$5` markers, `$6` templates. The last one written stands (a row of an older version
+ * is rebuilt on its next read); a guide gone meanwhile (deleted for good) is skipped.
+ */
+export const GUIDE_BODIES_WRITE_SQL = `INSERT INTO guide_bodies (guide_id, inline, version, format, marker, template)
+  SELECT b.* FROM unnest($1::int[], $2::boolean[], $3::text[], $4::text[], $5::text[], $6::text[]) AS b(guide_id, inline, version, format, marker, template)
+  WHERE EXISTS (SELECT 1 FROM guides g WHERE g.id = b.guide_id)
+  ON CONFLICT (guide_id, inline) DO UPDATE SET version = excluded.version, format = excluded.format, marker = excluded.marker, template = excluded.template, built_at = now()`;
+
+/**
+ * Public guides whose stored body is missing or not of their current version and this format, in
+ * id order: `$1` inline, `$2` format, `$3` after this id, `$4` at most this many. Rows `id`, `version`.
+ */
+export const GUIDE_BODIES_OUTDATED_SQL = `SELECT g.id, ${VERSION_OF_G} AS version FROM guides g
+  LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $1
+  WHERE g.is_public AND g.deleted_at IS NULL AND g.id > $3 AND (b.guide_id IS NULL OR b.format <> $2 OR b.version <> ${VERSION_OF_G})
+  ORDER BY g.id LIMIT $4`;

@@ -191,5 +191,39 @@ export const GuideEventRowSchema = new EntitySchema<GuideEventRow>({
   },
 });
 
-export const guidesSchemas = [GuideRowSchema, GuideStepRowSchema, GuideRevisionRowSchema, GuideMarkRowSchema, GuideTagRowSchema, GuideEventRowSchema];
-export const guidesTables = ['guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
+/**
+ * The read model of public guide bodies: the serialized body of a guide as an anonymous reader gets
+ * it, built for one version (see PUBLIC_GUIDE_VERSION_SQL) in one format, with the user objects it
+ * shows left as placeholders (`marker`): those change on their own and are filled in when served.
+ * Written by the API when it builds a body, read when a body is not in its memory.
+ */
+export interface GuideBodyRow {
+  guideId: number;
+  /** Whether prerequisite steps come first (the default body) or not (`excludePrerequisiteSteps`). */
+  inline: boolean;
+  version: string;
+  /** What built it: a change to the presentation or to the base URL changes it. */
+  format: string;
+  /** The random token of this body's placeholders. */
+  marker: string;
+  /** The body's JSON with placeholders. */
+  template: string;
+  builtAt: Date;
+}
+
+export const GuideBodyRowSchema = new EntitySchema<GuideBodyRow>({
+  name: 'GuideBodyRow',
+  tableName: 'guide_bodies',
+  properties: {
+    guideId: { type: 'integer', primary: true, fieldName: 'guide_id' },
+    inline: { type: 'boolean', primary: true },
+    version: { type: 'text' },
+    format: { type: 'text' },
+    marker: { type: 'text' },
+    template: { type: 'text' },
+    builtAt: { type: 'datetime', fieldName: 'built_at', defaultRaw: 'now()' },
+  },
+});
+
+export const guidesSchemas = [GuideRowSchema, GuideStepRowSchema, GuideRevisionRowSchema, GuideMarkRowSchema, GuideTagRowSchema, GuideEventRowSchema, GuideBodyRowSchema];
+export const guidesTables = ['guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];

@@ -1,0 +1,43 @@
+import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL } from '@rc/guides-infra-mikro-orm';
+import type pg from 'pg';
+import type { BodyTemplate } from './guide-body-template.js';
+
+/** A body of the read model: a guide's template for one variant and version. */
+export interface StoredBody {
+  readonly guideId: number;
+  readonly inline: boolean;
+  readonly version: string;
+  readonly body: BodyTemplate;
+}
+
+/** The read model of public guide bodies (`guide_bodies`): templates by guide, variant, version and format. */
+export interface GuideBodyStore {
+  /** The stored template when it was built for this version (and the store's format), else `null`. */
+  read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null>;
+  /** Stores bodies in one statement (each replaces its guide's of the same variant). */
+  write(bodies: readonly StoredBody[]): Promise<void>;
+}
+
+/** `guide_bodies` through a plain `pg` pool: two prepared statements. */
+export class PgGuideBodyStore implements GuideBodyStore {
+  constructor(
+    private readonly pool: Pick<pg.Pool, 'query'>,
+    /** See guideBodyFormat. */
+    readonly format: string,
+  ) {}
+
+  async read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null> {
+    const { rows } = await this.pool.query<BodyTemplate>({ name: 'rc-guide-body-read', text: GUIDE_BODY_READ_SQL, values: [guideId, inline, version, this.format] });
+    return rows[0] ?? null;
+  }
+
+  async write(bodies: readonly StoredBody[]): Promise<void> {
+    if (!bodies.length) return;
+    const column = <T>(pick: (b: StoredBody) => T) => bodies.map(pick);
+    await this.pool.query({
+      name: 'rc-guide-bodies-write',
+      text: GUIDE_BODIES_WRITE_SQL,
+      values: [column((b) => b.guideId), column((b) => b.inline), column((b) => b.version), column(() => this.format), column((b) => b.body.marker), column((b) => b.body.template)],
+    });
+  }
+}

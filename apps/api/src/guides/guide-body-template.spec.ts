@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
+import type { User } from '@rc/identity-domain';
+import { wikiRendererFor } from '../markup/wiki-renderer.js';
+import type { UserStanding } from '../people/user-standings.js';
+import { fillTemplate, GUIDE_BODY_PRESENTATION, guideBodyFormat, templateOf, usersIn, type UserParts } from './guide-body-template.js';
+import { authorName, presentAuthor, presentGuide, type PresentationContext } from './guide.presenter.js';
+
+const BASE_URL = 'https://repair.example';
+const T0 = new Date('2026-01-01T00:00:00Z');
+
+const user = (id: number, username: string) => ({ id, username, uniqueUsername: `u${id}`, joinedAt: T0 }) as unknown as User;
+
+/** A guide with markup, steps of every media kind, parts, tools, flags and a prerequisite. */
+function fixture() {
+  const created = Guide.create(7 as GuideId, { userId: 3, isAdmin: false }, {
+    category: 'iPhone 12',
+    type: 'replacement',
+    subject: 'Battery',
+    summary: 'Swap a <worn> battery & test it',
+    introduction: "'''Before''' you start, see [[iPhone 12 Teardown|the teardown]].\n\n* discharge below 25%",
+    conclusion: 'Reassemble in [link|https://repair.example/Guide/1|reverse order].',
+    time_required_min: 900,
+    time_required_max: 3600,
+    difficulty: 'Moderate',
+    parts: [{ text: 'Battery', quantity: 1, url: '/Item/battery', thumbnail: '', notes: '', type: 'part' }],
+    tools: [{ text: 'Spudger', quantity: 1, url: '/Item/spudger', thumbnail: '', notes: 'plastic', type: 'tool' }],
+    flags: ['GUIDE_USER_CONTRIBUTED'],
+    prerequisites: [9],
+  }, T0);
+  const guide = Guide.restore({ ...created.state, revisionid: 41, isPublic: true, publishedAt: T0 }, [
+    { id: 1, orderby: 1, revisionid: 42, title: 'Open', lines: [{ lineid: 10, text: "Heat the ''edge'' <b>", bullet: 'black', level: 0 }, { lineid: 11, text: 'Pry', bullet: 'icon_caution', level: 1 }], media: { type: 'image', imageIds: [5, 6] } },
+    { id: 2, orderby: 2, revisionid: 43, title: '', lines: [{ lineid: 12, text: 'Watch', bullet: 'black', level: 0 }], media: { type: 'video', objectId: 77 } },
+  ]);
+  const prerequisite: GuideSummaryView = {
+    guideid: 9, locale: 'en', revisionid: 30, modifiedAt: T0, prereqModifiedAt: null, type: 'technique', category: 'iPhone 12', subject: 'Screen',
+    title: 'Opening "the" screen', summary: 'How', difficulty: 'Easy', timeRequiredMax: 600, isPublic: true, authorId: 4, flags: [], imageId: 8,
+  };
+  return { guide, prerequisite };
+}
+
+const standings = new Map<number, UserStanding>([[3, { reputation: 120, badgeCounts: { bronze: 1, silver: 0, gold: 0, total: 1 }, teams: [2, 5] }]]);
+const authors = new Map([[3, user(3, 'Ada "the" Fixer')], [4, user(4, 'Lin')]]);
+
+describe('guide body templates', () => {
+  const renderer = wikiRendererFor(BASE_URL);
+  const viewer = { canEdit: false, favorited: false, completed: false };
+  const { guide, prerequisite } = fixture();
+  const presented = (ctx: PresentationContext) => presentGuide(guide, ctx, { prerequisites: [prerequisite], inlined: [], viewer });
+  const full: PresentationContext = { baseUrl: BASE_URL, renderer, authors, standings };
+  const parts = (ctx: PresentationContext): UserParts => ({ summary: (id) => presentAuthor(id, ctx), username: (id) => authorName(id, ctx) });
+
+  it('fills in to exactly the body presented with its users', () => {
+    const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }));
+    expect(usersIn(template).sort()).toEqual([3, 4]);
+    expect(fillTemplate(template, parts(full))).toBe(JSON.stringify(presented(full)));
+  });
+
+  it('shows users as they are when filled, deleted ones as the presenter does', () => {
+    const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }));
+    const filled = JSON.parse(fillTemplate(template, parts({ baseUrl: BASE_URL, renderer, authors: new Map([[3, user(3, 'Renamed')]]) })));
+    expect(filled.author).toMatchObject({ userid: 3, username: 'Renamed', reputation: 0, teams: [] });
+    expect(filled.prerequisites[0]).toMatchObject({ userid: 4, username: 'Deleted user' });
+  });
+
+  it('leaves text that looks like a placeholder alone: only this body\'s random marker counts', () => {
+    const body = presented({ baseUrl: BASE_URL, renderer, authors: new Map() });
+    const first = templateOf(body);
+    const forged = { ...body, summary: `${first.marker}a4`, title: `"${first.marker}n3"` };
+    const second = templateOf(forged);
+    expect(second.marker).not.toBe(first.marker);
+    const filled = JSON.parse(fillTemplate(second, parts(full)));
+    expect(filled.summary).toBe(`${first.marker}a4`);
+    expect(filled.title).toBe(`"${first.marker}n3"`);
+    expect(usersIn(second).sort()).toEqual([3, 4]);
+  });
+
+  it('names its format by presentation and base URL', () => {
+    expect(guideBodyFormat(BASE_URL)).toBe(guideBodyFormat(BASE_URL));
+    expect(guideBodyFormat(BASE_URL)).not.toBe(guideBodyFormat('https://other.example'));
+    expect(guideBodyFormat(BASE_URL).startsWith(`${GUIDE_BODY_PRESENTATION}:`)).toBe(true);
+  });
+
+  /**
+   * Stored bodies are served while their format holds: a change to what a guide body shows, or to
+   * how it is rendered, must come with a new GUIDE_BODY_PRESENTATION, or instances would serve
+   * bodies of the old presentation until each guide changes. This fixture's template, by
+   * presentation: when it changes, add the new hash under a new presentation number.
+   */
+  it('changes its presentation number whenever the presentation changes', () => {
+    const KNOWN: Record<number, string> = {
+      1: 'wa4fiRHJbzoqHye53yctFAqRHkUN-O8CuaJmj-kW4EY',
+    };
+    const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }), 'MARKER');
+    const hash = createHash('sha256').update(template).digest('base64url');
+    const earlier = Object.entries(KNOWN).filter(([n]) => Number(n) !== GUIDE_BODY_PRESENTATION).map(([, h]) => h);
+    expect(earlier).not.toContain(hash);
+    expect({ presentation: GUIDE_BODY_PRESENTATION, hash }).toEqual({ presentation: GUIDE_BODY_PRESENTATION, hash: KNOWN[GUIDE_BODY_PRESENTATION] });
+  });
+});

@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { UserSummaryBody } from '../identity/user-summary.presenter.js';
+
+/**
+ * A guide body serialized without the user objects it shows, which change on their own (names,
+ * reputation, teams): in their place stand placeholders, strings made of this body's random
+ * `marker` (which no text of the guide can know), a kind and a user id. The author becomes
+ * `"<marker>a<id>"`, a prerequisite's `username` `"<marker>n<id>"`. Filled in when served.
+ */
+export interface BodyTemplate {
+  readonly marker: string;
+  readonly template: string;
+}
+
+/** What a body shows of a user: the author object (UserSummary), or a prerequisite's author name. */
+export interface UserParts {
+  summary(userId: number): UserSummaryBody;
+  username(userId: number): string;
+}
+
+interface TemplatedBody {
+  readonly author: { readonly userid: number };
+  readonly prerequisites: readonly { readonly userid: number; readonly username: string }[];
+}
+
+/** 18 random bytes: 24 characters of [A-Za-z0-9_-], a fresh one per body. */
+const newMarker = () => randomBytes(18).toString('base64url');
+
+/** Serializes a presented guide body with placeholders for its user objects (their values are ignored). */
+export function templateOf(body: TemplatedBody, marker = newMarker()): BodyTemplate {
+  const templated = {
+    ...body,
+    author: `${marker}a${body.author.userid}`,
+    prerequisites: body.prerequisites.map((p) => ({ ...p, username: `${marker}n${p.userid}` })),
+  };
+  return { marker, template: JSON.stringify(templated) };
+}
+
+const placeholders = (marker: string) => new RegExp(`"${marker}([an])([0-9]+)"`, 'g');
+
+/** The users whose parts the template needs, each once. */
+export function usersIn(t: BodyTemplate): number[] {
+  const ids = new Set<number>();
+  for (const m of t.template.matchAll(placeholders(t.marker))) ids.add(Number(m[2]));
+  return [...ids];
+}
+
+/** The body's JSON: the template with every placeholder replaced by the user part it stands for. */
+export function fillTemplate(t: BodyTemplate, users: UserParts): string {
+  return t.template.replace(placeholders(t.marker), (_, kind: string, id: string) =>
+    JSON.stringify(kind === 'a' ? users.summary(Number(id)) : users.username(Number(id))),
+  );
+}
+
+/**
+ * Bodies stored in the read model are served only in the format they were built in: this names the
+ * presentation (bump `GUIDE_BODY_PRESENTATION` whenever what a guide body shows or how it is
+ * rendered changes; a test fails until it is) and the base URL the links are built from.
+ */
+export const GUIDE_BODY_PRESENTATION = 1;
+
+export function guideBodyFormat(baseUrl: string): string {
+  return `${GUIDE_BODY_PRESENTATION}:${createHash('sha256').update(baseUrl).digest('base64url').slice(0, 12)}`;
+}
