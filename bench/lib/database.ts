@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -101,8 +102,8 @@ export async function migrate(url: string, log: (line: string) => void): Promise
 export async function buildGuideBodies(url: string, baseUrl: string, log: (line: string) => void): Promise<number> {
   const started = Date.now();
   // The API's base URL: bodies are stored for the format (links) the API serves.
-  const line = await cli(url, ['guides:bodies'], { PUBLIC_BASE_URL: baseUrl });
+  const line = await cli(url, ['guides:bodies', '--workers', String(cpus().length)], { PUBLIC_BASE_URL: baseUrl });
   const seconds = (Date.now() - started) / 1000;
-  log(`guide bodies read model (npm run cli -- guides:bodies): ${line}; ${seconds.toFixed(1)} s`);
+  log(`guide bodies read model (npm run cli -- guides:bodies --workers ${cpus().length}): ${line}; ${seconds.toFixed(1)} s`);
   return seconds;
 }

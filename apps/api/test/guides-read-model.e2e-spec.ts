@@ -118,9 +118,9 @@ describe('GET /guides/{id}: the guide_bodies read model', () => {
     const guide = await publicGuide('Built by the CLI');
     await api.sql(`DELETE FROM guide_bodies`);
     const publicIds = ((await api.sql(`SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id`)) as { id: number }[]).map((r) => r.id);
-    const run = async () => {
+    const run = async (...args: string[]) => {
       const out: string[] = [];
-      const code = await runCli(['guides:bodies'], { env: { DATABASE_URL: api.db.url, LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false' }, out: (l) => out.push(l), err: () => undefined, readLine: async () => '' });
+      const code = await runCli(['guides:bodies', ...args], { env: { DATABASE_URL: api.db.url, LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false' }, out: (l) => out.push(l), err: () => undefined, readLine: async () => '' });
       expect(code).toBe(0);
       return out.join('\n');
     };
@@ -128,6 +128,13 @@ describe('GET /guides/{id}: the guide_bodies read model', () => {
     const stored = ((await api.sql(`SELECT guide_id FROM guide_bodies WHERE inline ORDER BY guide_id`)) as { guide_id: number }[]).map((r) => r.guide_id);
     expect(stored).toEqual(publicIds);
     expect(await run()).toMatch(/^stored 0 guide bodies in /);
+
+    // Side by side, workers take the ids of one remainder each: together, every guide once.
+    await api.sql(`DELETE FROM guide_bodies`);
+    const first = Number(/^stored ([0-9]+) /.exec(await run('--part', '1/2'))![1]);
+    expect(first).toBe(publicIds.filter((id) => id % 2 === 0).length);
+    expect(Number(/^stored ([0-9]+) /.exec(await run('--part', '2/2'))![1])).toBe(publicIds.length - first);
+    expect((await api.sql(`SELECT count(*)::int AS n FROM guide_bodies WHERE inline`))[0]).toEqual({ n: publicIds.length });
 
     // What it stores is what a read builds: an instance serving it answers the same bytes as one that builds.
     await api.sql(`DELETE FROM guide_bodies WHERE guide_id = $1`, [guide.guideid]);

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
@@ -73,16 +75,25 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'guides:bodies': {
-    usage: 'guides:bodies',
-    summary: "store the body of every public guide whose stored one is missing or outdated (the guide_bodies read model; reads fill it too)",
-    async run(ctx, _args, { out, err }) {
+    usage: 'guides:bodies [--workers N]',
+    summary: 'store the body of every public guide whose stored one is missing or outdated (the guide_bodies read model; reads fill it too), in N processes',
+    async run(ctx, { flags }, { out, err, env }) {
+      const workers = flags['workers'] === undefined ? 1 : positiveInt(flags['workers'], '--workers');
+      const part = flags['part'] === undefined ? undefined : parsePart(flags['part']);
+      const started = Date.now();
+      if (workers > 1 && !part) {
+        // Building is CPU work in this process: side by side, each takes the ids of one remainder.
+        const counts = await Promise.all(Array.from({ length: workers }, (_, index) => guideBodiesWorker(index, workers, env, err)));
+        out(`stored ${counts.reduce((a, b) => a + b, 0)} guide bodies in ${duration(Date.now() - started)} (${workers} processes)`);
+        return;
+      }
       let shown = 0;
       const progress = (built: number) => {
         if (built - shown < 10_000) return;
         shown = built;
-        err(`guide bodies: ${built} stored`);
+        err(`guide bodies${part ? ` (part ${part.index + 1} of ${part.of})` : ''}: ${built} stored`);
       };
-      const { built, ms } = await ctx.get(GuideBodyBuilder).build({ progress });
+      const { built, ms } = await ctx.get(GuideBodyBuilder).build({ progress, part });
       out(`stored ${built} guide bodies in ${duration(ms)}`);
     },
   },
@@ -144,6 +155,33 @@ class RefusedError extends Error {}
 function required(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`missing ${what}`);
   return value;
+}
+
+function positiveInt(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`${name} must be a whole number from 1 to 64`);
+  return n;
+}
+
+/** `--part K/N` (K from 1): the part a worker of `guides:bodies --workers N` takes. */
+function parsePart(value: string): { index: number; of: number } {
+  const match = /^([0-9]+)\/([0-9]+)$/.exec(value);
+  const [k, n] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || n < 1 || n > 64 || k < 1 || k > n) throw new UsageError('--part must be K/N with 1 <= K <= N <= 64');
+  return { index: k - 1, of: n };
+}
+
+/** One worker of `guides:bodies --workers N`: this CLI again, on part `index + 1` of `of`; the number it stored. */
+async function guideBodiesWorker(index: number, of: number, env: CliIo['env'], err: (line: string) => void): Promise<number> {
+  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
+  const child = spawn(process.execPath, [...process.execArgv, cli, 'guides:bodies', '--part', `${index + 1}/${of}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => String(chunk).trim().split('\n').forEach((line) => err(line)));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const stored = /stored ([0-9]+) guide bodies/.exec(output);
+  if (code !== 0 || !stored) throw new RefusedError(`guides:bodies part ${index + 1}/${of} failed (exit ${code}): ${output.trim()}`);
+  return Number(stored[1]);
 }
 
 function parseArgs(argv: string[]): ParsedArgs {

@@ -26,13 +26,14 @@ export class GuideBodyBuilder {
     },
   ) {}
 
-  async build(options: { inline?: boolean; pageSize?: number; progress?: (built: number) => void } = {}): Promise<GuideBodyBuildReport> {
-    const { inline = true, pageSize = 200 } = options;
+  /** `part`: only the guides whose id leaves this remainder (`index`) divided by `of`. */
+  async build(options: { inline?: boolean; pageSize?: number; part?: { index: number; of: number }; progress?: (built: number) => void } = {}): Promise<GuideBodyBuildReport> {
+    const { inline = true, pageSize = 200, part = { index: 0, of: 1 } } = options;
     const started = Date.now();
     let after = 0;
     let built = 0;
     for (;;) {
-      const { rows } = await this.deps.pool.query<{ id: number; version: string }>(GUIDE_BODIES_OUTDATED_SQL, [inline, this.deps.store.format, after, pageSize]);
+      const { rows } = await this.deps.pool.query<{ id: number; version: string }>(GUIDE_BODIES_OUTDATED_SQL, [inline, this.deps.store.format, after, pageSize, part.of, part.index]);
       if (!rows.length) break;
       after = rows[rows.length - 1]!.id;
       // Each page in a request context of its own: what it loads is dropped with it.

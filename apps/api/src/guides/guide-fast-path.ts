@@ -24,9 +24,9 @@ export function guideFastPath(
   versions: GuideVersions,
   preamble: ResponsePreamble,
 ): HotPath {
-  const serve = (entry: CachedBody, req: IncomingMessage, res: ServerResponse): true => {
+  const serve = (entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: Buffer | null = null): true => {
     preamble(req, res);
-    bodies.answer(entry, req, res);
+    bodies.answer(entry, req, res, json);
     return true;
   };
   return (req, res, fallback) => {
@@ -53,7 +53,8 @@ export function guideFastPath(
           bodies.handOn(req, version);
           return handOn();
         }
-        serve((await bodies.body(guideId, true, version)).entry, req, res);
+        const { entry, json } = await bodies.body(guideId, true, version);
+        serve(entry, req, res, json);
       })
       .catch(() => (res.headersSent ? res.destroy() : handOn()));
     return true;

@@ -2,7 +2,8 @@ import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type
 import { GetUsers, type Principal, type UserId } from '@rc/identity-domain';
 import type { AppConfig } from '../config/config.js';
 import type { UserStanding, UserStandings } from '../people/user-standings.js';
-import { templateOf, type BodyTemplate, type UserParts } from './guide-body-template.js';
+import { templateOf, type BodyTemplate } from './guide-body-template.js';
+import type { UserPart } from './user-parts.js';
 import { authorName, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
 
 export function editorOf(principal: Principal | null): Editor | null {
@@ -83,9 +84,9 @@ export class GuideReader {
   }
 
   /** What the bodies show of these users (the parts a template leaves out), in one batch. */
-  async userParts(userIds: readonly number[]): Promise<UserParts> {
+  async userParts(userIds: readonly number[]): Promise<Map<number, UserPart>> {
     const ctx = await this.context([...userIds], { standings: true });
-    return { summary: (id) => presentAuthor(id, ctx), username: (id) => authorName(id, ctx) };
+    return new Map(userIds.map((id) => [id, { summary: presentAuthor(id, ctx), username: authorName(id, ctx) }]));
   }
 
   async step(guide: Guide, stepId: number) {

@@ -43,6 +43,7 @@ import { PublicGuideBodies } from './public-guide-bodies.js';
 import { PgGuideBodyStore } from './guide-body-store.js';
 import { guideBodyFormat } from './guide-body-template.js';
 import { GuideBodyBuilder } from './guide-body-builder.js';
+import { UserPartsCache } from './user-parts.js';
 import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js';
 import { GuideVersions } from './guide-versions.js';
 import { UserStandings } from '../people/user-standings.js';
@@ -112,9 +113,17 @@ export class GuidesApiModule implements OnModuleInit {
           PublicGuideBodies,
           (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, c: AppConfig, logger: Logger, orm: MikroORM) => {
             const cache = new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 });
-            v.onUserChanged = (userId) => cache.forgetUser(userId);
-            v.onReset = () => cache.unpinAll();
-            return new PublicGuideBodies(r, v, cache, store, logger, (work) => RequestContext.create(orm.em, work));
+            const inContext = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
+            const users = new UserPartsCache((ids) => inContext(() => r.userParts(ids)), v);
+            v.onUserChanged = (userId) => {
+              users.forget(userId);
+              cache.forgetUser(userId);
+            };
+            v.onReset = () => {
+              users.clear();
+              cache.unpinAll();
+            };
+            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext);
           },
           [GuideReader, GuideVersions, PgGuideBodyStore, APP_CONFIG, LOGGER, MikroORM],
         ),

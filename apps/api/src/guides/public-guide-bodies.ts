@@ -9,6 +9,7 @@ import { fillTemplate, usersIn, type BodyTemplate } from './guide-body-template.
 import type { GuideBodyStore } from './guide-body-store.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
+import type { UserPartsCache } from './user-parts.js';
 
 /** Whether the client takes gzip (cached bodies are kept gzipped: sending them so costs nothing). */
 const acceptsGzip = (req: IncomingMessage) => !!req.headers['accept-encoding'] && accepts(req).encoding('gzip', 'identity') === 'gzip';
@@ -33,6 +34,7 @@ export class PublicGuideBodies {
     private readonly versions: GuideVersions,
     readonly cache: GuideBodyCache,
     private readonly store: GuideBodyStore,
+    readonly users: UserPartsCache,
     private readonly logger: Pick<Logger, 'warn'>,
     /** Runs ORM work in a context of its own (the fast path runs ahead of the request middleware that makes one). */
     private readonly inContext: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
@@ -67,7 +69,7 @@ export class PublicGuideBodies {
     const mark = this.versions.sequence;
     const template = await this.template(guideId, inline, version);
     const users = usersIn(template);
-    const json = Buffer.from(fillTemplate(template, await this.reader.userParts(users)));
+    const json = Buffer.from(fillTemplate(template, await this.users.parts(users)));
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
     return this.cache.putJson(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
   }
@@ -87,7 +89,7 @@ export class PublicGuideBodies {
   }
 
   /** Answers a cached body directly (the fast path), with exactly the headers of the route. */
-  answer(entry: CachedBody, req: IncomingMessage, res: ServerResponse): void {
+  answer(entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: Buffer | null = null): void {
     vary(res, 'Accept');
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
@@ -96,7 +98,7 @@ export class PublicGuideBodies {
       res.end();
       return;
     }
-    const bytes = gzip ? entry.gzip : jsonOf(entry);
+    const bytes = gzip ? entry.gzip : (json ?? jsonOf(entry));
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json');
     if (gzip) res.setHeader('Content-Encoding', 'gzip');

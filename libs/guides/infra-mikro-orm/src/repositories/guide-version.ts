@@ -29,9 +29,10 @@ export const GUIDE_BODIES_WRITE_SQL = `INSERT INTO guide_bodies (guide_id, inlin
 
 /**
  * Public guides whose stored body is missing or not of their current version and this format, in
- * id order: `$1` inline, `$2` format, `$3` after this id, `$4` at most this many. Rows `id`, `version`.
+ * id order: `$1` inline, `$2` format, `$3` after this id, `$4` at most this many, of the ids whose
+ * remainder by `$5` is `$6` (one part of several working side by side). Rows `id`, `version`.
  */
 export const GUIDE_BODIES_OUTDATED_SQL = `SELECT g.id, ${VERSION_OF_G} AS version FROM guides g
   LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $1
-  WHERE g.is_public AND g.deleted_at IS NULL AND g.id > $3 AND (b.guide_id IS NULL OR b.format <> $2 OR b.version <> ${VERSION_OF_G})
+  WHERE g.is_public AND g.deleted_at IS NULL AND g.id > $3 AND g.id % $5 = $6 AND (b.guide_id IS NULL OR b.format <> $2 OR b.version <> ${VERSION_OF_G})
   ORDER BY g.id LIMIT $4`;
