@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { GuideBodyCache, jsonOf, matchesEtag, usersShownIn } from './guide-body-cache.js';
 
 describe('GuideBodyCache', () => {
@@ -81,11 +81,40 @@ describe('GuideBodyCache', () => {
     c.put('a', 'v', body('a'));
     c.put('b', 'v', body('b'));
     expect(c.get('a', 'v')).not.toBeNull(); // a is now the most recent
+    c.put('c', 'v', body('c')); // the budget is spent: c is kept the second time it is missed
+    expect(c.get('c', 'v')).toBeNull();
     c.put('c', 'v', body('c')); // over the budget: b goes
     expect(c.size.entries).toBe(2);
     expect(c.get('b', 'v')).toBeNull();
     expect(c.get('a', 'v')).not.toBeNull();
     expect(c.get('c', 'v')).not.toBeNull();
+  });
+
+  it('once its budget is spent, keeps only bodies missed before, and compresses the others only when asked', () => {
+    const body = (x: string) => ({ x: x.repeat(400) });
+    const c = cache(cost(body('a')) * 2 + 5);
+    c.put('a', 'v', body('a'));
+    c.put('b', 'v', body('b'));
+    const once = c.put('c', 'v', body('c'));
+    expect(once.json.toString()).toBe(JSON.stringify(body('c')));
+    expect(c.get('c', 'v')).toBeNull();
+    expect([c.get('a', 'v'), c.get('b', 'v')].every(Boolean)).toBe(true); // nothing was pushed out
+    // Same ETags as a kept body, and its gzip when a client asks for it.
+    const kept = c.put('c', 'v', body('c')).entry;
+    expect(once.entry.etag).toBe(kept.etag);
+    expect(gunzipSync(once.entry.gzip).toString()).toBe(JSON.stringify(body('c')));
+    expect(c.get('c', 'v')).not.toBeNull();
+    // A newer version of a kept body replaces it at once.
+    c.put('c', 'w', body('d'));
+    expect(c.get('c', 'w')).not.toBeNull();
+  });
+
+  it('holds no more memory than its budget counts (gzip bytes in buffers of their own size)', () => {
+    const c = cache(1 << 20);
+    // A body of ~7 KB of gzip, as a guide's (smaller ones share Node's 8 KiB pool, as any small Buffer).
+    const { entry } = c.put('a', 'v', { x: Array.from({ length: 3000 }, (_, i) => (i * 7919) % 10007) });
+    expect(entry.gzip.length).toBeGreaterThan(4096);
+    expect(entry.gzip.buffer.byteLength).toBe(entry.gzip.length);
   });
 
   it('replaces an entry in place and never stores a body larger than the budget', () => {

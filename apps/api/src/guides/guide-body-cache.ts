@@ -23,6 +23,16 @@ export interface CachedBody {
   readonly pinned: boolean;
 }
 
+/**
+ * Gzip at level 1 (a third of the default level's time for a body a few percent larger), in a
+ * Buffer of its own size: zlib answers a slice of a 16 KiB chunk, so a body of 7 KB kept as it
+ * came would hold 16 KiB (the budget counted 64 MB while 150 MB were held).
+ */
+function compress(json: string): Buffer {
+  const gzip = gzipSync(json, { level: 1 });
+  return gzip.byteLength === gzip.buffer.byteLength ? gzip : Buffer.from(gzip);
+}
+
 export function jsonOf(entry: CachedBody): Buffer {
   return gunzipSync(entry.gzip);
 }
@@ -46,6 +56,8 @@ export class GuideBodyCache {
   private readonly entries = new Map<string, CachedBody>();
   /** User id → keys of the entries that show the user. */
   private readonly byUser = new Map<number, Set<string>>();
+  /** Keys of bodies recently not kept (see `admits`), oldest first. */
+  private readonly turnedAway = new Set<string>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -78,22 +90,31 @@ export class GuideBodyCache {
 
   /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry and its JSON either way. */
   /** `pinned` may be decided from the users the body shows (found once, here). */
-  put(key: string, version: string, body: object, options: { pinned?: boolean | ((users: readonly number[]) => boolean) } = {}): { entry: CachedBody; json: Buffer } {
+  put(key: string, version: string, body: object, options: { pinned?: boolean | ((users: readonly number[]) => boolean) } = {}): { entry: CachedBody; json: string } {
     const users = usersShownIn(body);
     const pinned = typeof options.pinned === 'function' ? options.pinned(users) : !!options.pinned;
-    return this.putJson(key, version, Buffer.from(JSON.stringify(body)), users, pinned);
+    return this.putJson(key, version, JSON.stringify(body), users, pinned);
   }
 
-  /** Keeps a body already serialized (its compact JSON), which shows these users. */
-  putJson(key: string, version: string, json: Buffer, users: readonly number[], pinned: boolean): { entry: CachedBody; json: Buffer } {
-    // Level 1: a third of the default level's time for a body a few percent larger.
-    const gzip = gzipSync(json, { level: 1 });
+  /**
+   * Keeps a body already serialized (its compact JSON), which shows these users, when admitted: a
+   * body is kept while the budget has room, or in place of its older version; once the budget is
+   * spent, only a body missed before (recently) is kept, so the many bodies read once do not push
+   * out those read again, and are not compressed unless a client asks for gzip.
+   */
+  putJson(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
     const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
-    const entry: CachedBody = { gzip, etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now(), users, pinned };
+    const tags = { etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now(), users, pinned };
+    if (!this.admits(key)) {
+      let gzip: Buffer | undefined;
+      const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= compress(json)); } };
+      return { entry, json };
+    }
+    const entry: CachedBody = { ...tags, gzip: compress(json) };
     this.remove(key);
-    if (gzip.length <= this.options.maxBytes) {
+    if (entry.gzip.length <= this.options.maxBytes) {
       this.entries.set(key, entry);
-      this.bytes += gzip.length;
+      this.bytes += entry.gzip.length;
       for (const id of entry.users) {
         let keys = this.byUser.get(id);
         if (!keys) this.byUser.set(id, (keys = new Set()));
@@ -105,6 +126,24 @@ export class GuideBodyCache {
       }
     }
     return { entry, json };
+  }
+
+  /**
+   * Whether a body of this key is kept: always while the budget has room for one more body of the
+   * average size, or when the key is kept already; else only when it was turned away before, among
+   * the last keys turned away (as many as the budget holds of bodies of a few kilobytes).
+   */
+  private admits(key: string): boolean {
+    const average = this.entries.size ? this.bytes / this.entries.size : 0;
+    if (this.entries.has(key) || this.bytes + average <= this.options.maxBytes) return true;
+    if (this.turnedAway.delete(key)) return true;
+    this.turnedAway.add(key);
+    const limit = Math.max(1024, Math.floor(this.options.maxBytes / 4096));
+    for (const oldest of this.turnedAway) {
+      if (this.turnedAway.size <= limit) break;
+      this.turnedAway.delete(oldest);
+    }
+    return false;
   }
 
   /** Drops every body that shows this user. */

@@ -24,7 +24,7 @@ export function guideFastPath(
   versions: GuideVersions,
   preamble: ResponsePreamble,
 ): HotPath {
-  const serve = (entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: Buffer | null = null): true => {
+  const serve = (entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: string | null = null): true => {
     preamble(req, res);
     bodies.answer(entry, req, res, json);
     return true;

@@ -27,7 +27,7 @@ export class PublicGuideBodies {
   /** Versions the fast path already looked up for requests it handed on (one lookup per request). */
   private readonly lookedUp = new WeakMap<IncomingMessage, string | null>();
   /** Bodies being made, by key and version: concurrent misses of one body wait for the same work. */
-  private readonly making = new Map<string, Promise<{ entry: CachedBody; json: Buffer }>>();
+  private readonly making = new Map<string, Promise<{ entry: CachedBody; json: string }>>();
 
   constructor(
     private readonly reader: GuideReader,
@@ -52,24 +52,24 @@ export class PublicGuideBodies {
   }
 
   /** The cached body of this version, or one made now (and cached); `json` when it is at hand. */
-  async body(guideId: number, inlinePrerequisites: boolean, version: string): Promise<{ entry: CachedBody; json: Buffer | null }> {
+  async body(guideId: number, inlinePrerequisites: boolean, version: string): Promise<{ entry: CachedBody; json: string | null }> {
     const key = guideBodyKey(guideId, inlinePrerequisites);
     const entry = this.cache.get(key, version);
     if (entry) return { entry, json: null };
     const making = `${key}@${version}`;
     let made = this.making.get(making);
     if (!made) {
-      made = this.inContext(() => this.make(guideId, inlinePrerequisites, version)).finally(() => this.making.delete(making));
+      made = this.make(guideId, inlinePrerequisites, version).finally(() => this.making.delete(making));
       this.making.set(making, made);
     }
     return made;
   }
 
-  private async make(guideId: number, inline: boolean, version: string): Promise<{ entry: CachedBody; json: Buffer }> {
+  private async make(guideId: number, inline: boolean, version: string): Promise<{ entry: CachedBody; json: string }> {
     const mark = this.versions.sequence;
     const template = await this.template(guideId, inline, version);
     const users = usersIn(template);
-    const json = Buffer.from(fillTemplate(template, await this.users.parts(users)));
+    const json = fillTemplate(template, await this.users.parts(users));
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
     return this.cache.putJson(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
   }
@@ -78,7 +78,7 @@ export class PublicGuideBodies {
   private async template(guideId: number, inline: boolean, version: string): Promise<BodyTemplate> {
     const stored = await this.store.read(guideId, inline, version);
     if (stored) return stored;
-    const built = await this.reader.anonymousTemplate(guideId as GuideId, inline);
+    const built = await this.inContext(() => this.reader.anonymousTemplate(guideId as GuideId, inline));
     this.store.write([{ guideId, inline, version, body: built }]).catch((err: unknown) => this.logger.warn({ err, guideId }, 'guide body not stored'));
     return built;
   }
@@ -89,7 +89,7 @@ export class PublicGuideBodies {
   }
 
   /** Answers a cached body directly (the fast path), with exactly the headers of the route. */
-  answer(entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: Buffer | null = null): void {
+  answer(entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: string | null = null): void {
     vary(res, 'Accept');
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
@@ -102,7 +102,7 @@ export class PublicGuideBodies {
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json');
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Content-Length', bytes.length);
+    res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
     res.end(req.method === 'HEAD' ? undefined : bytes);
   }
 

@@ -12,7 +12,7 @@ export const NOT_MODIFIED: object = Object.freeze({});
 /** A body already serialized as compact JSON (a cached one): sent as those bytes, gzipped when `encoding` says so. */
 export class SerializedJson {
   constructor(
-    readonly json: Buffer,
+    readonly json: Buffer | string,
     readonly encoding: 'gzip' | null = null,
   ) {}
 }
