@@ -1,4 +1,4 @@
-import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL } from '@rc/guides-infra-mikro-orm';
+import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL, PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from '@rc/guides-infra-mikro-orm';
 import type pg from 'pg';
 import type { BodyTemplate } from './guide-body-template.js';
 
@@ -10,21 +10,42 @@ export interface StoredBody {
   readonly body: BodyTemplate;
 }
 
+/** A public guide's version (see GuideVersionRow) and its stored body of that version, if any. */
+export interface VersionWithBody {
+  readonly version: string;
+  readonly prerequisites: readonly number[];
+  readonly body: BodyTemplate | null;
+}
+
 /** The read model of public guide bodies (`guide_bodies`): templates by guide, variant, version and format. */
 export interface GuideBodyStore {
+  /** The guide's current version and the stored body of that version, in one statement (`null`: the guide is not public). */
+  current(guideId: number, inline: boolean): Promise<VersionWithBody | null>;
   /** The stored template when it was built for this version (and the store's format), else `null`. */
   read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null>;
   /** Stores bodies in one statement (each replaces its guide's of the same variant). */
   write(bodies: readonly StoredBody[]): Promise<void>;
 }
 
-/** `guide_bodies` through a plain `pg` pool: two prepared statements. */
+/** `guide_bodies` through a plain `pg` pool: prepared statements. */
 export class PgGuideBodyStore implements GuideBodyStore {
   constructor(
     private readonly pool: Pick<pg.Pool, 'query'>,
     /** See guideBodyFormat. */
     readonly format: string,
   ) {}
+
+  async current(guideId: number, inline: boolean): Promise<VersionWithBody | null> {
+    const { rows } = await this.pool.query<{ version: string; prerequisites: number[]; marker: string | null; template: string | null }>({
+      name: 'rc-guide-version-body',
+      text: PUBLIC_GUIDE_VERSION_AND_BODY_SQL,
+      values: [guideId, inline, this.format],
+    });
+    const row = rows[0];
+    if (!row) return null;
+    const body = row.marker !== null && row.template !== null ? { marker: row.marker, template: row.template } : null;
+    return { version: row.version, prerequisites: row.prerequisites, body };
+  }
 
   async read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null> {
     const { rows } = await this.pool.query<BodyTemplate>({ name: 'rc-guide-body-read', text: GUIDE_BODY_READ_SQL, values: [guideId, inline, version, this.format] });

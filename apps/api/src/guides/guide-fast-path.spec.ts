@@ -10,13 +10,15 @@ describe('guideFastPath', () => {
     const fake = { headersSent: false, destroyCalls: 0, destroy: () => void fake.destroyCalls++ };
     return fake as unknown as ServerResponse & { destroyCalls: number };
   };
-  const bodies = (answer: () => void = () => undefined) =>
-    ({ cache: { enabled: true, get: () => ({}) }, body: async () => ({ entry: {}, json: null }), answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
-  const versions = (version: () => Promise<string | null>, peek?: string | null) => ({ peek: () => peek, version }) as unknown as GuideVersions;
+  type Made = { entry: object; json: string | null } | null;
+  /** Bodies whose `current` answers `made` (the version looked up and the body made for it). */
+  const bodies = (made: () => Promise<Made> = async () => ({ entry: {}, json: null }), answer: () => void = () => undefined) =>
+    ({ cache: { enabled: true, get: () => null }, current: made, answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
+  const versions = (peek?: string | null) => ({ peek: () => peek }) as unknown as GuideVersions;
   const flush = () => new Promise((resolve) => setImmediate(resolve));
 
   it('declines what it does not answer: other paths, query strings, tokens, XML, other methods', () => {
-    const hot = guideFastPath(bodies(), versions(async () => '1.0', '1.0'), () => undefined);
+    const hot = guideFastPath(bodies(), versions('1.0'), () => undefined);
     const fallback = jest.fn();
     expect(hot(req('/api/2.0/guides/1?pretty'), res(), fallback)).toBe(false);
     expect(hot(req('/api/2.0/guides/1', { authorization: 'api x' }), res(), fallback)).toBe(false);
@@ -27,33 +29,38 @@ describe('guideFastPath', () => {
     expect(fallback).not.toHaveBeenCalled();
   });
 
-  it('answers a miss itself with the body made for the version it looked up; a guide that is not public goes to Express', async () => {
+  it('answers a hit at once, and a miss itself with the body made for the current version; a guide that is not public goes to Express', async () => {
     const entry = { etag: '"e"' };
-    const made: unknown[] = [];
+    const asked: unknown[] = [];
     const answered: unknown[] = [];
     const fake = {
-      cache: { enabled: true, get: () => null },
-      body: async (...args: unknown[]) => (made.push(args), { entry, json: null }),
-      answer: (e: unknown) => void answered.push(e),
+      cache: { enabled: true, get: (key: string, version: string) => (key === '11:inline' && version === '3.0' ? entry : null) },
+      current: async (...args: unknown[]) => (asked.push(args), (args[0] === 13 ? null : { entry, json: '{}' })),
+      answer: (e: unknown, _req: unknown, _res: unknown, json: unknown) => void answered.push([e, json]),
       handOn: () => undefined,
     } as unknown as PublicGuideBodies;
     const fallback = jest.fn();
-    const hot = guideFastPath(fake, versions(async () => '7.0'), () => undefined);
+    expect(guideFastPath(fake, versions('3.0'), () => undefined)(req('/api/2.0/guides/11'), res(), fallback)).toBe(true);
+    expect(answered).toEqual([[entry, null]]); // synchronously: nothing asked
+    expect(asked).toEqual([]);
+
+    const hot = guideFastPath(fake, versions(undefined), () => undefined);
     expect(hot(req('/api/2.0/guides/12'), res(), fallback)).toBe(true);
     await flush();
-    expect(made).toEqual([[12, true, '7.0']]);
-    expect(answered).toEqual([entry]);
+    expect(asked).toEqual([[12, true]]);
+    expect(answered).toEqual([[entry, null], [entry, '{}']]);
     expect(fallback).not.toHaveBeenCalled();
 
-    expect(guideFastPath(fake, versions(async () => null), () => undefined)(req('/api/2.0/guides/13'), res(), fallback)).toBe(true);
+    expect(hot(req('/api/2.0/guides/13'), res(), fallback)).toBe(true);
     await flush();
     expect(fallback).toHaveBeenCalledTimes(1);
-    expect(guideFastPath(fake, versions(async () => '1.0', null), () => undefined)(req('/api/2.0/guides/14'), res(), fallback)).toBe(false);
-    expect(made).toHaveLength(1);
+    // Remembered as not public: declined at once.
+    expect(guideFastPath(fake, versions(null), () => undefined)(req('/api/2.0/guides/14'), res(), fallback)).toBe(false);
+    expect(asked).toHaveLength(2);
   });
 
-  it('hands the request to Express once when the version lookup fails', async () => {
-    const hot = guideFastPath(bodies(), versions(() => Promise.reject(new Error('database down'))), () => undefined);
+  it('hands the request to Express once when the lookup fails', async () => {
+    const hot = guideFastPath(bodies(() => Promise.reject(new Error('database down'))), versions(), () => undefined);
     const fallback = jest.fn();
     expect(hot(req('/api/2.0/guides/1'), res(), fallback)).toBe(true);
     await flush();
@@ -63,16 +70,19 @@ describe('guideFastPath', () => {
   it('never leaves a request hanging when answering fails: Express answers it, or the socket is closed once headers went out', async () => {
     const fallback = jest.fn();
     const before = res();
-    guideFastPath(bodies(() => { throw new Error('boom'); }), versions(async () => '1.0'), () => undefined)(req('/api/2.0/guides/1'), before, fallback);
+    const boom = () => {
+      throw new Error('boom');
+    };
+    guideFastPath(bodies(undefined, boom), versions(), () => undefined)(req('/api/2.0/guides/1'), before, fallback);
     await flush();
     expect(fallback).toHaveBeenCalledTimes(1);
     const after = res();
     guideFastPath(
-      bodies(() => {
+      bodies(undefined, () => {
         (after as { headersSent: boolean }).headersSent = true;
         throw new Error('boom');
       }),
-      versions(async () => '1.0'),
+      versions(),
       () => undefined,
     )(req('/api/2.0/guides/1'), after, fallback);
     await flush();

@@ -15,8 +15,8 @@ export type ResponsePreamble = (req: IncomingMessage, res: ServerResponse) => vo
 /**
  * Answers the hottest request, an anonymous `GET /api/2.0/guides/{id}` with no query string that
  * does not ask for XML, ahead of Express and Nest: the version is remembered (`notify` coherence) or
- * looked up with one query, then the cached bytes (or the body made from the read model, or built)
- * or a 304 go out with exactly the headers of the regular route. Returns `false` for anything else;
+ * looked up with the read model's body in one query, then the cached bytes (or the body made from
+ * the read model, or built) or a 304 go out with exactly the headers of the regular route. Returns `false` for anything else;
  * a guide that is not public, and any failure, goes on to `fallback` (Express), which answers it.
  */
 export function guideFastPath(
@@ -47,14 +47,12 @@ export function guideFastPath(
       handedOn = true;
       fallback();
     };
-    (remembered === undefined ? versions.version(guideId) : Promise.resolve(remembered))
-      .then(async (version) => {
-        if (version === null) {
-          bodies.handOn(req, version);
-          return handOn();
-        }
-        const { entry, json } = await bodies.body(guideId, true, version);
-        serve(entry, req, res, json);
+    bodies
+      .current(guideId, true)
+      .then((made) => {
+        if (made) return serve(made.entry, req, res, made.json);
+        bodies.handOn(req, null);
+        handOn();
       })
       .catch(() => (res.headersSent ? res.destroy() : handOn()));
     return true;

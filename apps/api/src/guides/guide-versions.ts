@@ -113,15 +113,24 @@ export class GuideVersions {
   }
 
   async version(guideId: number): Promise<string | null> {
+    return (await this.versionWith(guideId, () => this.source.lookup(guideId))).version;
+  }
+
+  /**
+   * The version, remembered or looked up by `query`: a statement that reads what
+   * `PUBLIC_GUIDE_VERSION_SQL` reads and more (what else it read comes back as `row`; `undefined`
+   * when the version was remembered and nothing was read).
+   */
+  async versionWith<T extends GuideVersionRow>(guideId: number, query: () => Promise<T | null>): Promise<{ version: string | null; row?: T | null }> {
     const remembered = this.peek(guideId);
-    if (remembered !== undefined) return remembered;
+    if (remembered !== undefined) return { version: remembered };
     const started = this.seq;
     const wasListening = this.listening;
     this.lookups++;
-    const row = await this.source.lookup(guideId);
+    const row = await query();
     const known: Known = { version: row?.version ?? null, prerequisites: row?.prerequisites ?? [] };
     if (wasListening && this.listening && this.untouchedSince(started, guideId, known.prerequisites)) this.remember(guideId, known);
-    return known.version;
+    return { version: known.version, row };
   }
 
   /** The listener is connected and listening: what was remembered may have missed notifications. */

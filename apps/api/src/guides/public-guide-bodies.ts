@@ -42,41 +42,57 @@ export class PublicGuideBodies {
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: IncomingMessage, res: ServerResponse): Promise<object | null> {
-    const version = this.lookedUp.has(req) ? this.lookedUp.get(req)! : await this.versions.version(guideId);
-    if (version === null) return null;
-    const { entry, json } = await this.body(guideId, inlinePrerequisites, version);
+    const lookedUp = this.lookedUp.get(req);
+    const made = lookedUp === undefined ? await this.current(guideId, inlinePrerequisites) : lookedUp && (await this.body(guideId, inlinePrerequisites, lookedUp));
+    if (!made) return null;
+    const { entry, json } = made;
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
     if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) return NOT_MODIFIED;
     return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? jsonOf(entry));
   }
 
-  /** The cached body of this version, or one made now (and cached); `json` when it is at hand. */
-  async body(guideId: number, inlinePrerequisites: boolean, version: string): Promise<{ entry: CachedBody; json: string | null }> {
+  /**
+   * The current body of a public guide (`null`: not public), its version remembered or looked up
+   * together with the stored body of that version: a miss of a stored body is one statement.
+   */
+  async current(guideId: number, inlinePrerequisites: boolean): Promise<{ entry: CachedBody; json: string | null } | null> {
+    const { version, row } = await this.versions.versionWith(guideId, () => this.store.current(guideId, inlinePrerequisites));
+    return version === null ? null : this.body(guideId, inlinePrerequisites, version, row?.body);
+  }
+
+  /**
+   * The cached body of this version, or one made now (and cached); `json` when it is at hand.
+   * `stored`: the read model's body of this version when already read (`null`: there is none).
+   */
+  async body(guideId: number, inlinePrerequisites: boolean, version: string, stored?: BodyTemplate | null): Promise<{ entry: CachedBody; json: string | null }> {
     const key = guideBodyKey(guideId, inlinePrerequisites);
     const entry = this.cache.get(key, version);
     if (entry) return { entry, json: null };
     const making = `${key}@${version}`;
     let made = this.making.get(making);
     if (!made) {
-      made = this.make(guideId, inlinePrerequisites, version).finally(() => this.making.delete(making));
+      made = this.make(guideId, inlinePrerequisites, version, stored).finally(() => this.making.delete(making));
       this.making.set(making, made);
     }
     return made;
   }
 
-  private async make(guideId: number, inline: boolean, version: string): Promise<{ entry: CachedBody; json: string }> {
+  private async make(guideId: number, inline: boolean, version: string, stored: BodyTemplate | null | undefined): Promise<{ entry: CachedBody; json: string }> {
     const mark = this.versions.sequence;
-    const template = await this.template(guideId, inline, version);
+    const template = stored ?? (await this.template(guideId, inline, version, stored === null));
     const users = usersIn(template);
     const json = fillTemplate(template, await this.users.parts(users));
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
     return this.cache.putJson(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
   }
 
-  /** The read model's template of this version, or one built now and stored for the next miss (of any instance). */
-  private async template(guideId: number, inline: boolean, version: string): Promise<BodyTemplate> {
-    const stored = await this.store.read(guideId, inline, version);
+  /**
+   * The read model's template of this version (unless known to be missing), or one built now and
+   * stored for the next miss (of any instance).
+   */
+  private async template(guideId: number, inline: boolean, version: string, knownMissing: boolean): Promise<BodyTemplate> {
+    const stored = knownMissing ? null : await this.store.read(guideId, inline, version);
     if (stored) return stored;
     const built = await this.inContext(() => this.reader.anonymousTemplate(guideId as GuideId, inline));
     this.store.write([{ guideId, inline, version, body: built }]).catch((err: unknown) => this.logger.warn({ err, guideId }, 'guide body not stored'));

@@ -12,6 +12,16 @@ export const PUBLIC_GUIDE_VERSION_SQL = `SELECT ${VERSION_OF_G} AS version,
   g.prerequisites FROM guides g WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
 
 /**
+ * `PUBLIC_GUIDE_VERSION_SQL` and, in the same statement, the guide's stored body when it was built
+ * for that version: `$1` guide id, `$2` inline, `$3` format. No row: not public, deleted or unknown;
+ * `marker` and `template` are null when no current body is stored.
+ */
+export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisites, b.marker, b.template FROM guides g
+  CROSS JOIN LATERAL (SELECT ${VERSION_OF_G} AS version) v
+  LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $2 AND b.format = $3 AND b.version = v.version
+  WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
+
+/**
  * The stored body of a guide (`guide_bodies`) when it was built for this version and format:
  * `$1` guide id, `$2` inline, `$3` version, `$4` format. One row (`marker`, `template`) or none.
  */
