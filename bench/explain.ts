@@ -50,7 +50,10 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
   await db.connect();
   const one = async <T>(sql: string): Promise<T> => (await db.query(sql)).rows[0] as T;
   const { live } = await one<{ live: number }>('SELECT count(*)::int AS live FROM guides WHERE is_public AND deleted_at IS NULL');
-  const { id } = await one<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id OFFSET (SELECT count(*) / 2 FROM guides) LIMIT 1');
+  // A public guide followed by another (both read anonymously below).
+  const { id } = await one<{ id: number }>(
+    'SELECT id FROM guides g WHERE is_public AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM guides n WHERE n.id = g.id + 1 AND n.is_public AND n.deleted_at IS NULL) ORDER BY id OFFSET (SELECT count(*) / 2 FROM guides) LIMIT 1',
+  );
   const { title } = await one<{ title: string }>(`SELECT title FROM wiki_pages WHERE namespace = 'CATEGORY' AND parent_id IS NOT NULL AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`);
   const { writeId, revisionid } = await one<{ writeId: number; revisionid: number }>(
     'SELECT id AS "writeId", revisionid FROM guides WHERE is_public AND deleted_at IS NULL AND cardinality(prerequisites) = 0 ORDER BY id DESC OFFSET 5000 LIMIT 1',
@@ -59,6 +62,7 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
   // (queries with 500+ matches), and the first request of a query is the one that costs.
   const probes: { label: string; path: string; init?: (token: string) => RequestInit; cold?: boolean }[] = [
     { label: `GET /guides/${id}`, path: `/guides/${id}` },
+    { label: `GET /guides/${id + 1} (first read of this process: its version with its stored body)`, path: `/guides/${id + 1}`, cold: true },
     { label: `GET /guides at offset 90% (${Math.floor(live * 0.9)})`, path: `/guides?limit=20&offset=${Math.floor(live * 0.9)}` },
     { label: 'GET /categories', path: '/categories' },
     { label: `GET /wikis/CATEGORY/${title}`, path: `/wikis/CATEGORY/${encodeURIComponent(title.replace(/ /g, '_'))}` },
