@@ -2,9 +2,9 @@ import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from './config/config.js';
 
-/** One JSON line per event on stdout. */
+/** One JSON line per event on stdout, with the process id (which worker, in cluster mode). */
 export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: { service: 'repair-content-api' }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({ level, base: { service: 'repair-content-api', pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
 }
 
 /** Nest's own messages (start-up, route mapping, errors) go through the same logger. */
