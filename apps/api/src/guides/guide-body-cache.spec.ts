@@ -1,9 +1,11 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GuideBodyCache, jsonOf, matchesEtag, usersShownIn } from './guide-body-cache.js';
+import { GuideBodyCache, jsonOf, matchesEtag } from './guide-body-cache.js';
 
 describe('GuideBodyCache', () => {
   let now = 0;
   const cache = (maxBytes: number, maxAgeMs = 10_000) => new GuideBodyCache({ maxBytes, maxAgeMs }, () => now);
+  /** Keeps a body serialized, showing these users. */
+  const put = (c: GuideBodyCache, key: string, version: string, body: object, users: number[] = [], pinned = false) => c.put(key, version, JSON.stringify(body), users, pinned);
   /** What an entry of this body costs in the budget. */
   const cost = (body: object) => gzipSync(JSON.stringify(body), { level: 1 }).length;
 
@@ -13,7 +15,7 @@ describe('GuideBodyCache', () => {
 
   it('serves an entry only for the version it was built from, keeping the JSON gzipped', () => {
     const c = cache(1000);
-    const { entry, json } = c.put('1:inline', '5.0', { guideid: 1, revisionid: 5 });
+    const { entry, json } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5 });
     expect(json.toString()).toBe('{"guideid":1,"revisionid":5}');
     expect(c.get('1:inline', '5.0')).toBe(entry);
     expect(jsonOf(entry).toString()).toBe(json.toString());
@@ -23,9 +25,9 @@ describe('GuideBodyCache', () => {
 
   it('gives the same strong ETags to the same bytes, others to other bytes, and one per representation', () => {
     const c = cache(1000);
-    const a = c.put('1', 'v', { a: 1 }).entry;
-    const b = c.put('2', 'v', { a: 1 }).entry;
-    const other = c.put('3', 'v', { a: 2 }).entry;
+    const a = put(c, '1', 'v', { a: 1 }).entry;
+    const b = put(c, '2', 'v', { a: 1 }).entry;
+    const other = put(c, '3', 'v', { a: 2 }).entry;
     expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(a.etagGzip).toBe(a.etag.replace(/"$/, '-gzip"'));
     expect(b.etag).toBe(a.etag);
@@ -34,7 +36,7 @@ describe('GuideBodyCache', () => {
 
   it('expires entries after their maximum age', () => {
     const c = cache(1000, 500);
-    c.put('1', 'v', { a: 1 });
+    put(c, '1', 'v', { a: 1 });
     now += 500;
     expect(c.get('1', 'v')).not.toBeNull();
     now += 1;
@@ -44,9 +46,9 @@ describe('GuideBodyCache', () => {
   it('keeps pinned entries past the maximum age until a user they show changes, or they are unpinned', () => {
     const c = cache(10_000);
     const body = (author: number, other: number) => ({ guideid: author, author: { userid: author }, prerequisites: [{ author: { userid: other, username: 'x' } }] });
-    c.put('1', 'v', body(7, 8), { pinned: true });
-    c.put('2', 'v', body(9, 8), { pinned: true });
-    c.put('3', 'v', body(9, 10), { pinned: true });
+    put(c, '1', 'v', body(7, 8), [7, 8], true);
+    put(c, '2', 'v', body(9, 8), [9, 8], true);
+    put(c, '3', 'v', body(9, 10), [9, 10], true);
     now += 60_000;
     expect(c.get('1', 'v')).not.toBeNull();
     c.forgetUser(8);
@@ -61,29 +63,15 @@ describe('GuideBodyCache', () => {
     expect(c.size).toEqual({ entries: 1, bytes: before });
   });
 
-  it('decides pinning from the users the body shows when asked to', () => {
-    const c = cache(10_000);
-    const seen: number[][] = [];
-    const pinned = c.put('1', 'v', { author: { userid: 5 } }, { pinned: (users) => (seen.push([...users]), true) }).entry;
-    expect(seen).toEqual([[5]]);
-    expect(pinned.pinned).toBe(true);
-    expect(c.put('2', 'v', { author: { userid: 6 } }, { pinned: () => false }).entry.pinned).toBe(false);
-  });
-
-  it('finds every user object of a body', () => {
-    expect(usersShownIn({ author: { userid: 3 }, steps: [{ lines: [] }], prerequisites: [{ author: { userid: 4 } }, { author: { userid: 3 } }], userid: 'no' }).sort()).toEqual([3, 4]);
-    expect(usersShownIn({ guideid: 1 })).toEqual([]);
-  });
-
   it('keeps within its byte budget, dropping the least recently used first', () => {
     const body = (x: string) => ({ x: x.repeat(40) });
     const c = cache(cost(body('a')) * 2 + 5);
-    c.put('a', 'v', body('a'));
-    c.put('b', 'v', body('b'));
+    put(c, 'a', 'v', body('a'));
+    put(c, 'b', 'v', body('b'));
     expect(c.get('a', 'v')).not.toBeNull(); // a is now the most recent
-    c.put('c', 'v', body('c')); // the budget is spent: c is kept the second time it is missed
+    put(c, 'c', 'v', body('c')); // the budget is spent: c is kept the second time it is missed
     expect(c.get('c', 'v')).toBeNull();
-    c.put('c', 'v', body('c')); // over the budget: b goes
+    put(c, 'c', 'v', body('c')); // over the budget: b goes
     expect(c.size.entries).toBe(2);
     expect(c.get('b', 'v')).toBeNull();
     expect(c.get('a', 'v')).not.toBeNull();
@@ -93,36 +81,36 @@ describe('GuideBodyCache', () => {
   it('once its budget is spent, keeps only bodies missed before, and compresses the others only when asked', () => {
     const body = (x: string) => ({ x: x.repeat(400) });
     const c = cache(cost(body('a')) * 2 + 5);
-    c.put('a', 'v', body('a'));
-    c.put('b', 'v', body('b'));
-    const once = c.put('c', 'v', body('c'));
+    put(c, 'a', 'v', body('a'));
+    put(c, 'b', 'v', body('b'));
+    const once = put(c, 'c', 'v', body('c'));
     expect(once.json.toString()).toBe(JSON.stringify(body('c')));
     expect(c.get('c', 'v')).toBeNull();
     expect([c.get('a', 'v'), c.get('b', 'v')].every(Boolean)).toBe(true); // nothing was pushed out
     // Same ETags as a kept body, and its gzip when a client asks for it.
-    const kept = c.put('c', 'v', body('c')).entry;
+    const kept = put(c, 'c', 'v', body('c')).entry;
     expect(once.entry.etag).toBe(kept.etag);
     expect(gunzipSync(once.entry.gzip).toString()).toBe(JSON.stringify(body('c')));
     expect(c.get('c', 'v')).not.toBeNull();
     // A newer version of a kept body replaces it at once.
-    c.put('c', 'w', body('d'));
+    put(c, 'c', 'w', body('d'));
     expect(c.get('c', 'w')).not.toBeNull();
   });
 
   it('holds no more memory than its budget counts (gzip bytes in buffers of their own size)', () => {
     const c = cache(1 << 20);
     // A body of ~7 KB of gzip, as a guide's (smaller ones share Node's 8 KiB pool, as any small Buffer).
-    const { entry } = c.put('a', 'v', { x: Array.from({ length: 3000 }, (_, i) => (i * 7919) % 10007) });
+    const { entry } = put(c, 'a', 'v', { x: Array.from({ length: 3000 }, (_, i) => (i * 7919) % 10007) });
     expect(entry.gzip.length).toBeGreaterThan(4096);
     expect(entry.gzip.buffer.byteLength).toBe(entry.gzip.length);
   });
 
   it('replaces an entry in place and never stores a body larger than the budget', () => {
     const c = cache(cost({ x: 1 }) + 2);
-    c.put('a', 'v1', { x: 1 });
-    c.put('a', 'v2', { x: 2 });
+    put(c, 'a', 'v1', { x: 1 });
+    put(c, 'a', 'v2', { x: 2 });
     expect(c.size).toEqual({ entries: 1, bytes: cost({ x: 2 }) });
-    const big = c.put('big', 'v', { x: Array.from({ length: 200 }, (_, i) => i * 7919) }).entry;
+    const big = put(c, 'big', 'v', { x: Array.from({ length: 200 }, (_, i) => i * 7919) }).entry;
     expect(big.etag).toBeTruthy();
     expect(c.get('big', 'v')).toBeNull();
     expect(c.size.bytes).toBeLessThanOrEqual(cost({ x: 1 }) + 2);
@@ -131,7 +119,7 @@ describe('GuideBodyCache', () => {
   it('stores nothing with a zero budget', () => {
     const c = cache(0);
     expect(c.enabled).toBe(false);
-    c.put('a', 'v', { x: 1 });
+    put(c, 'a', 'v', { x: 1 });
     expect(c.get('a', 'v')).toBeNull();
   });
 });

@@ -88,21 +88,14 @@ export class GuideBodyCache {
     return entry;
   }
 
-  /** Serializes and keeps the body (unless it alone exceeds the budget); returns the entry and its JSON either way. */
-  /** `pinned` may be decided from the users the body shows (found once, here). */
-  put(key: string, version: string, body: object, options: { pinned?: boolean | ((users: readonly number[]) => boolean) } = {}): { entry: CachedBody; json: string } {
-    const users = usersShownIn(body);
-    const pinned = typeof options.pinned === 'function' ? options.pinned(users) : !!options.pinned;
-    return this.putJson(key, version, JSON.stringify(body), users, pinned);
-  }
-
   /**
-   * Keeps a body already serialized (its compact JSON), which shows these users, when admitted: a
+   * Keeps a body already serialized (its compact JSON, as a string: a body sent once and dropped
+   * never waits in a Buffer for the collector), which shows these users, when admitted: a
    * body is kept while the budget has room, or in place of its older version; once the budget is
    * spent, only a body missed before (recently) is kept, so the many bodies read once do not push
    * out those read again, and are not compressed unless a client asks for gzip.
    */
-  putJson(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
+  put(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
     const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
     const tags = { etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now(), users, pinned };
     if (!this.admits(key)) {
@@ -167,21 +160,6 @@ export class GuideBodyCache {
       if (keys?.size === 0) this.byUser.delete(id);
     }
   }
-}
-
-/** The ids of the user objects in a body (any object with a numeric `userid`). */
-export function usersShownIn(body: unknown): number[] {
-  const ids = new Set<number>();
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) for (const item of value) walk(item);
-    else if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      if (typeof record['userid'] === 'number') ids.add(record['userid']);
-      for (const key in record) if (typeof record[key] === 'object') walk(record[key]);
-    }
-  };
-  walk(body);
-  return [...ids];
 }
 
 /** Whether an `If-None-Match` header names this ETag (or is `*`). */

@@ -13,7 +13,7 @@ describe('guideFastPath', () => {
   type Made = { entry: object; json: string | null } | null;
   /** Bodies whose `current` answers `made` (the version looked up and the body made for it). */
   const bodies = (made: () => Promise<Made> = async () => ({ entry: {}, json: null }), answer: () => void = () => undefined) =>
-    ({ cache: { enabled: true, get: () => null }, current: made, answer, handOn: () => undefined }) as unknown as PublicGuideBodies;
+    ({ cache: { enabled: true, get: () => null }, current: made, answer, handOnNotPublic: () => undefined }) as unknown as PublicGuideBodies;
   const versions = (peek?: string | null) => ({ peek: () => peek }) as unknown as GuideVersions;
   const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -37,7 +37,7 @@ describe('guideFastPath', () => {
       cache: { enabled: true, get: (key: string, version: string) => (key === '11:inline' && version === '3.0' ? entry : null) },
       current: async (...args: unknown[]) => (asked.push(args), (args[0] === 13 ? null : { entry, json: '{}' })),
       answer: (e: unknown, _req: unknown, _res: unknown, json: unknown) => void answered.push([e, json]),
-      handOn: () => undefined,
+      handOnNotPublic: () => undefined,
     } as unknown as PublicGuideBodies;
     const fallback = jest.fn();
     expect(guideFastPath(fake, versions('3.0'), () => undefined)(req('/api/2.0/guides/11'), res(), fallback)).toBe(true);

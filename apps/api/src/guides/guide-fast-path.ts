@@ -51,7 +51,7 @@ export function guideFastPath(
       .current(guideId, true)
       .then((made) => {
         if (made) return serve(made.entry, req, res, made.json);
-        bodies.handOn(req, null);
+        bodies.handOnNotPublic(req);
         handOn();
       })
       .catch(() => (res.headersSent ? res.destroy() : handOn()));

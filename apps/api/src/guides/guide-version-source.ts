@@ -1,14 +1,14 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { concatMap, type Observable } from 'rxjs';
-import { GUIDE_VERSIONS_CHANNEL, PUBLIC_GUIDE_VERSION_SQL } from '@rc/guides-infra-mikro-orm';
+import { GUIDE_VERSIONS_CHANNEL } from '@rc/guides-infra-mikro-orm';
 import { PgListener, USER_STANDINGS_CHANNEL } from '@rc/shared-infra-mikro-orm';
 import type { Logger } from 'pino';
 import pg from 'pg';
-import { GuideVersions, type GuideVersionRow, type GuideVersionSource } from './guide-versions.js';
+import { GuideVersions, type GuideVersionSource } from './guide-versions.js';
 
 /**
- * The version lookup of guide reads on a small pool of its own: one prepared statement
- * (`PUBLIC_GUIDE_VERSION_SQL`), no ORM context; and the barrier's markers.
+ * A small pool of its own for the hot statements of guide reads, without an ORM context (the
+ * version with the stored body: see PgGuideBodyStore), and the barrier's markers.
  */
 export class GuideVersionLookup implements GuideVersionSource {
   private readonly pool: pg.Pool;
@@ -19,14 +19,9 @@ export class GuideVersionLookup implements GuideVersionSource {
     this.pool.on('error', () => undefined);
   }
 
-  /** The pool, for the other statements of guide reads (see PgGuideBodyStore). */
+  /** The pool, for the statements of guide reads (see PgGuideBodyStore). */
   get queryable(): Pick<pg.Pool, 'query'> {
     return this.pool;
-  }
-
-  async lookup(guideId: number): Promise<GuideVersionRow | null> {
-    const { rows } = await this.pool.query<GuideVersionRow>({ name: 'rc-guide-version', text: PUBLIC_GUIDE_VERSION_SQL, values: [guideId] });
-    return rows[0] ?? null;
   }
 
   async notify(payload: string): Promise<void> {

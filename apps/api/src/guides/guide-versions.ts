@@ -6,9 +6,8 @@ export interface GuideVersionRow {
   readonly prerequisites: readonly number[];
 }
 
-/** Where versions come from: one indexed lookup (`PUBLIC_GUIDE_VERSION_SQL`). */
+/** What announces on the versions channel (reads look versions up themselves: see `version`). */
 export interface GuideVersionSource {
-  lookup(guideId: number): Promise<GuideVersionRow | null>;
   /** Sends `payload` on the versions channel (a NOTIFY, delivered after everything committed before it). */
   notify(payload: string): Promise<void>;
 }
@@ -112,22 +111,18 @@ export class GuideVersions {
     return this.known.get(guideId)?.version;
   }
 
-  async version(guideId: number): Promise<string | null> {
-    return (await this.versionWith(guideId, () => this.source.lookup(guideId))).version;
-  }
-
   /**
-   * The version, remembered or looked up by `query`: a statement that reads what
-   * `PUBLIC_GUIDE_VERSION_SQL` reads and more (what else it read comes back as `row`; `undefined`
+   * The version, remembered or read by `lookup`: one statement that reads what
+   * `PUBLIC_GUIDE_VERSION_AND_BODY_SQL` reads (what else it read comes back as `row`; `undefined`
    * when the version was remembered and nothing was read).
    */
-  async versionWith<T extends GuideVersionRow>(guideId: number, query: () => Promise<T | null>): Promise<{ version: string | null; row?: T | null }> {
+  async version<T extends GuideVersionRow>(guideId: number, lookup: () => Promise<T | null>): Promise<{ version: string | null; row?: T | null }> {
     const remembered = this.peek(guideId);
     if (remembered !== undefined) return { version: remembered };
     const started = this.seq;
     const wasListening = this.listening;
     this.lookups++;
-    const row = await query();
+    const row = await lookup();
     const known: Known = { version: row?.version ?? null, prerequisites: row?.prerequisites ?? [] };
     if (wasListening && this.listening && this.untouchedSince(started, guideId, known.prerequisites)) this.remember(guideId, known);
     return { version: known.version, row };

@@ -24,8 +24,8 @@ export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `
  * them and revalidate; a matching `If-None-Match` is a 304 without building anything.
  */
 export class PublicGuideBodies {
-  /** Versions the fast path already looked up for requests it handed on (one lookup per request). */
-  private readonly lookedUp = new WeakMap<IncomingMessage, string | null>();
+  /** Requests the fast path handed on after finding their guide not public (one lookup per request). */
+  private readonly notPublic = new WeakSet<IncomingMessage>();
   /** Bodies being made, by key and version: concurrent misses of one body wait for the same work. */
   private readonly making = new Map<string, Promise<{ entry: CachedBody; json: string }>>();
 
@@ -42,8 +42,7 @@ export class PublicGuideBodies {
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: IncomingMessage, res: ServerResponse): Promise<object | null> {
-    const lookedUp = this.lookedUp.get(req);
-    const made = lookedUp === undefined ? await this.current(guideId, inlinePrerequisites) : lookedUp && (await this.body(guideId, inlinePrerequisites, lookedUp));
+    const made = this.notPublic.has(req) ? null : await this.current(guideId, inlinePrerequisites);
     if (!made) return null;
     const { entry, json } = made;
     const gzip = acceptsGzip(req);
@@ -57,7 +56,7 @@ export class PublicGuideBodies {
    * together with the stored body of that version: a miss of a stored body is one statement.
    */
   async current(guideId: number, inlinePrerequisites: boolean): Promise<{ entry: CachedBody; json: string | null } | null> {
-    const { version, row } = await this.versions.versionWith(guideId, () => this.store.current(guideId, inlinePrerequisites));
+    const { version, row } = await this.versions.version(guideId, () => this.store.current(guideId, inlinePrerequisites));
     return version === null ? null : this.body(guideId, inlinePrerequisites, version, row?.body);
   }
 
@@ -65,7 +64,7 @@ export class PublicGuideBodies {
    * The cached body of this version, or one made now (and cached); `json` when it is at hand.
    * `stored`: the read model's body of this version when already read (`null`: there is none).
    */
-  async body(guideId: number, inlinePrerequisites: boolean, version: string, stored?: BodyTemplate | null): Promise<{ entry: CachedBody; json: string | null }> {
+  private async body(guideId: number, inlinePrerequisites: boolean, version: string, stored?: BodyTemplate | null): Promise<{ entry: CachedBody; json: string | null }> {
     const key = guideBodyKey(guideId, inlinePrerequisites);
     const entry = this.cache.get(key, version);
     if (entry) return { entry, json: null };
@@ -84,7 +83,7 @@ export class PublicGuideBodies {
     const users = usersIn(template);
     const json = fillTemplate(template, await this.users.parts(users));
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
-    return this.cache.putJson(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
+    return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
   }
 
   /**
@@ -99,9 +98,9 @@ export class PublicGuideBodies {
     return built;
   }
 
-  /** Hands a request on to the route with the version just looked up for it. */
-  handOn(req: IncomingMessage, version: string | null): void {
-    this.lookedUp.set(req, version);
+  /** Hands a request on to the route, its guide just found not public (the route answers why). */
+  handOnNotPublic(req: IncomingMessage): void {
+    this.notPublic.add(req);
   }
 
   /** Answers a cached body directly (the fast path), with exactly the headers of the route. */

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { guidesMigrations } from './migrations/index.js';
 import { GUIDE_VERSIONS_CHANNEL, guidesSchemas } from './schemas/guides.schemas.js';
-import { PUBLIC_GUIDE_VERSION_SQL } from './repositories/guide-version.js';
+import { PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from './repositories/guide-version.js';
 
 /** The `guide_versions` announcements that let API instances keep guide bodies without a lookup per read. */
 describe('guide version announcements (NOTIFY)', () => {
@@ -68,8 +68,8 @@ describe('guide version announcements (NOTIFY)', () => {
   it('looks up the version with the prerequisites it covers', async () => {
     await insert(4);
     await insert(5, [4]);
-    const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_SQL, [5]);
-    expect(rows).toEqual([{ version: '50.40', prerequisites: [4] }]);
-    expect((await writer.query(PUBLIC_GUIDE_VERSION_SQL, [99])).rows).toEqual([]);
+    const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [5, true, 'format']);
+    expect(rows).toEqual([{ version: '50.40', prerequisites: [4], marker: null, template: null }]);
+    expect((await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [99, true, 'format'])).rows).toEqual([]);
   });
 });

@@ -1,20 +1,15 @@
-/** A guide's version (see PUBLIC_GUIDE_VERSION_SQL), as an expression over its row `g`. */
+/**
+ * What a public guide's body is built from, as an expression over its row `g`: the guide's revision
+ * id and the highest of its prerequisites' (every save takes a new id from one increasing sequence,
+ * so any change to the guide or a prerequisite changes it).
+ */
 const VERSION_OF_G = `g.revisionid || '.' || (SELECT coalesce(max(p.revisionid), 0) FROM guides p WHERE p.id = ANY (g.prerequisites))`;
 
 /**
- * What a public guide's body is built from, in one indexed lookup: the guide's revision id and
- * the highest of its prerequisites' (every save takes a new id from one increasing sequence, so
- * any change to the guide or a prerequisite changes it). No row: not public, deleted or unknown.
- * Also returns the prerequisite ids (a change to one of them changes the version). One `$1`
- * parameter, for a plain `pg` client to prepare.
- */
-export const PUBLIC_GUIDE_VERSION_SQL = `SELECT ${VERSION_OF_G} AS version,
-  g.prerequisites FROM guides g WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
-
-/**
- * `PUBLIC_GUIDE_VERSION_SQL` and, in the same statement, the guide's stored body when it was built
- * for that version: `$1` guide id, `$2` inline, `$3` format. No row: not public, deleted or unknown;
- * `marker` and `template` are null when no current body is stored.
+ * A public guide's version and the prerequisite ids it covers, in one indexed lookup, with the
+ * guide's stored body when it was built for that version: `$1` guide id, `$2` inline, `$3` format.
+ * No row: not public, deleted or unknown; `marker` and `template` are null when no current body is
+ * stored. For a plain `pg` client to prepare.
  */
 export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisites, b.marker, b.template FROM guides g
   CROSS JOIN LATERAL (SELECT ${VERSION_OF_G} AS version) v

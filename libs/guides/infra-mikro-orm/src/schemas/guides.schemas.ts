@@ -193,7 +193,7 @@ export const GuideEventRowSchema = new EntitySchema<GuideEventRow>({
 
 /**
  * The read model of public guide bodies: the serialized body of a guide as an anonymous reader gets
- * it, built for one version (see PUBLIC_GUIDE_VERSION_SQL) in one format, with the user objects it
+ * it, built for one version (see PUBLIC_GUIDE_VERSION_AND_BODY_SQL) in one format, with the user objects it
  * shows left as placeholders (`marker`): those change on their own and are filled in when served.
  * Written by the API when it builds a body, read when a body is not in its memory.
  */
