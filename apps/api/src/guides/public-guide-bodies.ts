@@ -79,7 +79,7 @@ export class PublicGuideBodies {
 
   private async make(guideId: number, inline: boolean, version: string, stored: BodyTemplate | null | undefined): Promise<{ entry: CachedBody; json: string }> {
     const mark = this.versions.sequence;
-    const template = stored ?? (await this.template(guideId, inline, version, stored === null));
+    const template = await this.template(guideId, inline, version, stored);
     const users = usersIn(template);
     const json = fillTemplate(template, await this.users.parts(users));
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
@@ -87,12 +87,12 @@ export class PublicGuideBodies {
   }
 
   /**
-   * The read model's template of this version (unless known to be missing), or one built now and
-   * stored for the next miss (of any instance).
+   * The read model's template of this version (`stored` when already read, else read now), or one
+   * built now and stored for the next miss (of any instance).
    */
-  private async template(guideId: number, inline: boolean, version: string, knownMissing: boolean): Promise<BodyTemplate> {
-    const stored = knownMissing ? null : await this.store.read(guideId, inline, version);
-    if (stored) return stored;
+  private async template(guideId: number, inline: boolean, version: string, stored: BodyTemplate | null | undefined): Promise<BodyTemplate> {
+    const found = stored === undefined ? await this.store.read(guideId, inline, version) : stored;
+    if (found) return found;
     const built = await this.inContext(() => this.reader.anonymousTemplate(guideId as GuideId, inline));
     this.store.write([{ guideId, inline, version, body: built }]).catch((err: unknown) => this.logger.warn({ err, guideId }, 'guide body not stored'));
     return built;
