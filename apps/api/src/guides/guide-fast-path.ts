@@ -16,8 +16,9 @@ export type ResponsePreamble = (req: IncomingMessage, res: ServerResponse) => vo
  * Answers the hottest request, an anonymous `GET /api/2.0/guides/{id}` with no query string that
  * does not ask for XML, ahead of Express and Nest: the version is remembered (`notify` coherence) or
  * looked up with the read model's body in one query, then the cached bytes (or the body made from
- * the read model, or built) or a 304 go out with exactly the headers of the regular route. Returns `false` for anything else;
- * a guide that is not public, and any failure, goes on to `fallback` (Express), which answers it.
+ * the read model, or built) or a 304 go out with exactly the headers of the regular route. Returns
+ * `false` for anything else; a guide that is not public, and any failure, goes on to `fallback`
+ * (Express), which answers it.
  */
 export function guideFastPath(
   bodies: PublicGuideBodies,
