@@ -301,6 +301,15 @@ async function main() {
         return !urls.some(([method, path]) => method === 'GET' && pattern.test(`${API}${path}`));
       });
     if (uncovered.length) throw new Error(`GET routes not covered: ${uncovered.join(', ')}`);
+    // Every path of the document (and of Swagger UI) asked with a method none of them has: 405 and
+    // its Allow header tell which methods the path has.
+    const allows = [];
+    const paths = [...Object.keys(document.paths).map((route) => route.replace(/\{[^}]+\}/g, '1')), `${API}/docs`, `${API}/docs-json`, `${API}/docs-yaml`, `${API}/docs/`, `${API}/docs/swagger-ui-init.js`, `${API}/docs/swagger-ui.css`];
+    for (const path of paths) {
+      const res = await fetch(`${origin}${path.startsWith(API) ? '' : API}${path}`, { method: 'SEARCH' });
+      allows.push(`${path} ${res.status} ${res.headers.get('allow')} ${await res.text()}`);
+    }
+    writeFileSync(join(out, 'zz allow.txt'), `${allows.join('\n')}\n`);
     process.stdout.write(`${index + 1} answers written to ${out}\n`);
   } finally {
     api.kill('SIGTERM');
