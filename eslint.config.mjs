@@ -28,7 +28,11 @@ export default [
           // No '*' constraint: an untagged project fails the rule.
           depConstraints: [
             // Layer axis.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:infra', 'type:contracts'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:http', 'type:domain', 'type:infra', 'type:contracts'] },
+            // A context's HTTP adapter (and the shared HTTP kernel): its own context's domain, infra and
+            // contracts, the kernel, other contexts' published contracts; never another context's
+            // http, domain or infra (the scope axis below says which context).
+            { sourceTag: 'type:http', onlyDependOnLibsWithTags: ['type:http', 'type:domain', 'type:infra', 'type:contracts'] },
             {
               sourceTag: 'type:infra',
               onlyDependOnLibsWithTags: ['type:domain', 'type:infra', 'type:contracts'],

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
-import { jsonBody, methodNotAllowed, requestIdAndLog, stampRequest } from './http/middleware.js';
+import { jsonBody, methodNotAllowed, requestIdAndLog, stampRequest } from '@rc/shared-http';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
 
 export const API_PREFIX = 'api/2.0';

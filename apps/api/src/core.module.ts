@@ -1,22 +1,16 @@
-import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { Clock, SystemClock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
-import { ConflictBodies } from './http/conflict-bodies.js';
+import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
 
 export const APP_CONFIG = Symbol('AppConfig');
-export const LOGGER = Symbol('Logger');
 /** The URL of the database in use (external, or the embedded server started for this process). */
 export const DATABASE_URL = Symbol('DatabaseUrl');
 
-type Token<T> = abstract new (...args: never[]) => T;
-
-/** A provider that builds an undecorated class (use case, adapter) from other providers. */
-export function factory<T>(provide: Token<T>, build: (...deps: never[]) => T, inject: unknown[]): Provider {
-  return { provide, inject: inject as Provider[] as never, useFactory: build };
-}
+export { factory, LOGGER };
 
 /** Process-wide services every context module may inject. */
 @Global()

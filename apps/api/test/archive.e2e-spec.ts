@@ -8,8 +8,8 @@ import yauzl from 'yauzl';
 import { ArchiveBuilder } from '../src/archive/archive-builder.js';
 import { ArchiveScheduler } from '../src/archive/archive-scheduler.js';
 import { runCli, type CliIo } from '../src/cli/run-cli.js';
-import { categoryPath, guidePath, MANIFEST_PATH } from '../src/xml/omanual-paths.js';
-import { parseXml, validateOmanual } from '../src/xml/testing/omanual-schema.js';
+import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
+import { parseXml, validateOmanual } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from '../src/http/middleware.js';
+import { MAX_BODY_BYTES } from '@rc/shared-http';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 // The HTTP conventions of service-contract.md §3, checked over real HTTP against the production

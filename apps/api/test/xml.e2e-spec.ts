@@ -1,4 +1,4 @@
-import { parseXml, validateOmanual, withoutRawAttributes, type XmlDocument } from '../src/xml/testing/omanual-schema.js';
+import { parseXml, validateOmanual, withoutRawAttributes, type XmlDocument } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 /** Parses a response body with an XML parser (it throws on what is not well-formed XML). */

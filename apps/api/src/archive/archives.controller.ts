@@ -5,7 +5,7 @@ import { NotFoundError } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG } from '../core.module.js';
-import { Endpoint } from '../http/route-needs.js';
+import { Endpoint } from '@rc/shared-http';
 import { ArchiveStore, type ArchiveInfo } from './archive-store.js';
 
 export class ArchiveNotBuiltError extends NotFoundError {

@@ -15,11 +15,11 @@ import {
 } from '@rc/catalog-domain';
 import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { GuideQueries } from '@rc/guides-domain';
-import { GetUsers } from '@rc/identity-domain';
+import { GetUsers, type Principal } from '@rc/identity-domain';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
-import { ConflictBodies } from '../http/conflict-bodies.js';
+import { ConflictBodies } from '@rc/shared-http';
 import type { WikiRenderer } from '../guides/guide.presenter.js';
 import { GuideReader } from '../guides/guide-reader.js';
 import { WIKI_RENDERER } from '../guides/guides.api-module.js';
@@ -88,7 +88,7 @@ export class CatalogApiModule implements OnModuleInit {
     this.conflicts.register(async (error, req) => {
       if (!(error instanceof StaleWikiRevisionError)) return undefined;
       const page = await this.view.execute({ namespace: error.namespace as 'CATEGORY', title: error.title });
-      return this.reader.present(page, req.principal ?? null);
+      return this.reader.present(page, (req.principal as Principal | undefined) ?? null);
     });
   }
 }

@@ -16,9 +16,7 @@ import {
 import type { Request } from 'express';
 import type { Principal } from '@rc/identity-domain';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
-import { flag, optionalId, requiredRevision, timestamp } from '../http/params.js';
-import { wantsPretty } from '../http/respond.js';
+import { CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from '../xml/omanual-responses.js';

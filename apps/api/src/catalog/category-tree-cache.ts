@@ -1,5 +1,5 @@
 import type { CategoryNode } from '@rc/catalog-domain';
-import { SerializedJson } from '../http/respond.js';
+import { SerializedJson } from '@rc/shared-http';
 
 interface Entry {
   readonly version: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { User } from '@rc/identity-domain';
-import { wikiRendererFor } from '../markup/wiki-renderer.js';
+import { wikiRendererFor } from '@rc/shared-http';
 import type { UserStanding } from '../people/user-standings.js';
 import { fillTemplate, GUIDE_BODY_PRESENTATION, guideBodyFormat, templateOf, usersIn, type UserParts } from './guide-body-template.js';
 import { authorName, presentAuthor, presentGuide, type PresentationContext } from './guide.presenter.js';

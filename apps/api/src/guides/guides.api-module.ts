@@ -31,12 +31,12 @@ import {
   MikroOrmGuideRepository,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
-import { GetUsers } from '@rc/identity-domain';
+import { GetUsers, type Principal } from '@rc/identity-domain';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, DATABASE_URL, LOGGER, factory } from '../core.module.js';
-import { ConflictBodies } from '../http/conflict-bodies.js';
+import { ConflictBodies } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
@@ -136,10 +136,10 @@ export class GuidesApiModule implements OnModuleInit {
   onModuleInit(): void {
     this.conflicts.register(async (error, req) => {
       if (error instanceof StaleStepRevisionError) {
-        return this.reader.step(await this.reader.current(error.guideId as GuideId, req.principal ?? null), error.stepId);
+        return this.reader.step(await this.reader.current(error.guideId as GuideId, (req.principal as Principal | undefined) ?? null), error.stepId);
       }
       if (error instanceof StaleGuideRevisionError) {
-        return this.reader.guide(error.guideId as GuideId, req.principal ?? null, { inlinePrerequisites: false });
+        return this.reader.guide(error.guideId as GuideId, (req.principal as Principal | undefined) ?? null, { inlinePrerequisites: false });
       }
       return undefined;
     });

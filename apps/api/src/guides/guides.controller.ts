@@ -21,14 +21,11 @@ import {
 } from '@rc/guides-domain';
 import type { Principal } from '@rc/identity-domain';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
-import { flag, list, optionalId, order, requiredRevision, timestamp } from '../http/params.js';
+import { CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
-import { wantsPretty } from '../http/respond.js';
-import { wantsXml } from '../xml/xml-response.js';
 import { GuideXml } from '../xml/omanual-responses.js';
 
 type Query = Record<string, unknown>;

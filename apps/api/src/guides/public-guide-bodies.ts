@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { NOT_MODIFIED, SerializedJson } from '../http/respond.js';
+import { NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
 import { jsonOf, matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, type BodyTemplate } from './guide-body-template.js';

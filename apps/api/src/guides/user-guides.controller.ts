@@ -3,8 +3,7 @@ import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/s
 import { GuideQueries, MarkGuide } from '@rc/guides-domain';
 import { GetUser, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
-import { order } from '../http/params.js';
+import { CurrentPrincipal, Endpoint, order } from '@rc/shared-http';
 import { LangBodyDto } from './dto/guide.request.dto.js';
 import { FavoriteResponseDto, GuideSummaryResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';

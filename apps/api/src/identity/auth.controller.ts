@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { GetUser, LogIn, LogOut, type Principal } from '@rc/identity-domain';
-import { ClientAddress, CurrentPrincipal, Endpoint, type ApiRequest } from '../http/route-needs.js';
+import { ClientAddress, CurrentPrincipal, Endpoint, type ApiRequest } from '@rc/shared-http';
 import { LoginRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto, UserResponseDto } from './dto/user.response.dto.js';
 import { UserViews } from './user-views.js';

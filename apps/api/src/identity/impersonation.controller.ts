@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { Impersonate, type Principal, type UserId } from '@rc/identity-domain';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { ImpersonateRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto } from './dto/user.response.dto.js';
 import { UserViews } from './user-views.js';

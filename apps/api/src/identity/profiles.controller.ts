@@ -3,8 +3,7 @@ import { ApiBody, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swa
 import { EditProfile, GetUser, ListUsers, MAX_USER_LIST_OFFSET, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import { UserSummaryResponseDto } from '../guides/dto/guide.response.dto.js';
-import { order, timestamp } from '../http/params.js';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { order, timestamp, CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { ProfileEditRequestDto } from './dto/identity.request.dto.js';
 import { UserResponseDto } from './dto/user.response.dto.js';
 import { UserViews } from './user-views.js';

@@ -1,6 +1,6 @@
 import { privilegesOf, type User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
-import { renderWiki } from '../markup/render.js';
+import { renderWiki } from '@rc/shared-http';
 import { NO_STANDING, type UserStanding } from '../people/user-standings.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';
 

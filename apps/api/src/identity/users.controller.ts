@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ConfirmPasswordReset, RegisterUser, RequestPasswordReset, type Principal } from '@rc/identity-domain';
-import { ClientAddress, CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { ClientAddress, CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { ConfirmResetRequestDto, RegisterRequestDto, ResetPasswordRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto, MessageResponseDto } from './dto/user.response.dto.js';
 import { UserViews } from './user-views.js';

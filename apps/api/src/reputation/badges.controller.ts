@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { GetUser, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
 import { BADGE_CATEGORIES, GetUserBadges, ReputationQueries } from '@rc/reputation-domain';
 import { parseId } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { presentBadge, presentBadgeListItem, type BadgeBody, type BadgeListItemBody } from './badge.presenter.js';
 import { BadgeListItemResponseDto, BadgeResponseDto } from './dto/badge.response.dto.js';
 

@@ -16,8 +16,7 @@ import {
   type TeamId,
 } from '@rc/teams-domain';
 import { UserSummaryResponseDto } from '../guides/dto/guide.response.dto.js';
-import { order, timestamp } from '../http/params.js';
-import { CurrentPrincipal, Endpoint } from '../http/route-needs.js';
+import { order, timestamp, CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { CreateTeamDto } from './dto/team.request.dto.js';
 import { TeamResponseDto } from './dto/team.response.dto.js';
 import { TeamReader } from './team-reader.js';

@@ -1,6 +1,5 @@
 import { writeImage, type ImageBody, type OmanualOptions } from './omanual-guide.mapper.js';
-import { guidePath } from './omanual-paths.js';
-import { anyUri, StreamingXmlWriter, XmlWriter, type XmlOutput } from './xml-writer.js';
+import { guidePath, anyUri, StreamingXmlWriter, XmlWriter, type XmlOutput } from '@rc/shared-http';
 
 /** A guide of a category as the category body lists it (a GuideSummary, reference §3.4). */
 export interface CategoryGuideBody {

@@ -1,5 +1,4 @@
-import { guidePath, prerequisitePath } from './omanual-paths.js';
-import { anyUri, isoDate, XmlWriter, type XmlOutput, type XmlWriterOptions } from './xml-writer.js';
+import { guidePath, prerequisitePath, anyUri, isoDate, XmlWriter, type XmlOutput, type XmlWriterOptions } from '@rc/shared-http';
 
 /** An Image object as the JSON bodies carry it (reference §3.1), or `null`. */
 export type ImageBody = { readonly [size: string]: string | number | undefined } | null;

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { categoryDocument, type CategoryBody } from './omanual-category.mapper.js';
 import { guideDocument, type GuideBody } from './omanual-guide.mapper.js';
-import { XmlAlternative } from './xml-response.js';
+import { XmlAlternative } from '@rc/shared-http';
 
 const GUIDE_EXAMPLE =
   '<?xml version="1.0" encoding="UTF-8"?><guide xmlns="http://omanual.com/" locale="en"><title subject="Battery" type="replacement">iPhone 12 Battery Replacement</title>' +

@@ -1,9 +1,7 @@
 import { categoryDocument, writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from './omanual-category.mapper.js';
 import { guideDocument, type GuideBody, type LineBody } from './omanual-guide.mapper.js';
-import { guideFolder, categoryPath, prerequisitePath, slug } from './omanual-paths.js';
-import { xmlErrorDocument } from './xml-response.js';
-import { anyUri, StreamingXmlWriter } from './xml-writer.js';
-import { parseXml, validateOmanual, withoutRawAttributes, type XmlDocument } from './testing/omanual-schema.js';
+import { guideFolder, categoryPath, prerequisitePath, slug, xmlErrorDocument, anyUri, StreamingXmlWriter } from '@rc/shared-http';
+import { parseXml, validateOmanual, withoutRawAttributes, type XmlDocument } from '@rc/shared-http/testing';
 
 const BASE = 'https://repair.example';
 const BULLETS = ['black', 'red', 'orange', 'yellow', 'light_blue', 'blue', 'green', 'violet', 'icon_note', 'icon_caution', 'icon_reminder'];

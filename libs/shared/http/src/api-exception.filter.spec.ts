@@ -14,7 +14,7 @@ import {
 } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ApiExceptionFilter, STATUS_BY_CATEGORY, statusOf } from './api-exception.filter.js';
-import { markXmlRequest } from '../xml/xml-response.js';
+import { markXmlRequest } from './xml/xml-response.js';
 
 // One concrete error per category, as a bounded context would define it.
 class TestInvalidInput extends InvalidInputError {

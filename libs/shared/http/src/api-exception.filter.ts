@@ -14,7 +14,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ConflictBodies } from './conflict-bodies.js';
 import { sendError, sendJson, type ErrorBody } from './respond.js';
-import { answersInXml, sendXmlError } from '../xml/xml-response.js';
+import { answersInXml, sendXmlError } from './xml/xml-response.js';
 import type { ApiRequest } from './route-needs.js';
 
 type ErrorCategory = abstract new (...args: never[]) => DomainError;

@@ -1,7 +1,6 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ApiOperation, ApiResponse, ApiSecurity } from '@nestjs/swagger';
-import type { Principal } from '@rc/identity-domain';
 import type { Request } from 'express';
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
 
@@ -19,9 +18,12 @@ export function needsOf(reflector: Reflector, context: ExecutionContext): RouteN
   return reflector.getAllAndOverride<RouteNeeds>(NEEDS, [context.getHandler(), context.getClass()]) ?? NO_NEEDS;
 }
 
-/** A request after the guards: the caller, when a valid token came with it. */
-export interface ApiRequest extends Request {
-  principal?: Principal;
+/**
+ * A request after the guards: the caller, when a valid token came with it (the identity context's
+ * guard puts its Principal there; other contexts read it as identity's published `Caller`).
+ */
+export interface ApiRequest<Caller = unknown> extends Request {
+  principal?: Caller;
   authToken?: string;
 }
 
@@ -71,7 +73,7 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
 }
 
 /** The authenticated caller, or `null` on a public route called without a valid token. */
-export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal | null => {
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): unknown => {
   return ctx.switchToHttp().getRequest<ApiRequest>().principal ?? null;
 });
 

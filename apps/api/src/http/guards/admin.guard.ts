@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AdminRequiredError, isAdmin } from '@rc/identity-domain';
-import { needsOf, type ApiRequest } from '../route-needs.js';
+import { AdminRequiredError, isAdmin, type Principal } from '@rc/identity-domain';
+import { needsOf, type ApiRequest } from '@rc/shared-http';
 
 /** Third guard: Admin-only routes refuse other signed-in users with a 403. */
 @Injectable()
@@ -10,7 +10,7 @@ export class AdminGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (!needsOf(this.reflector, context).admin) return true;
-    if (!isAdmin(context.switchToHttp().getRequest<ApiRequest>().principal)) throw new AdminRequiredError();
+    if (!isAdmin(context.switchToHttp().getRequest<ApiRequest<Principal>>().principal)) throw new AdminRequiredError();
     return true;
   }
 }

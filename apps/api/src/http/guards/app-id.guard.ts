@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { VerifyAppId } from '@rc/identity-domain';
 import type { Request } from 'express';
-import { needsOf } from '../route-needs.js';
+import { needsOf } from '@rc/shared-http';
 
 /** First guard: routes that need an application identity get a registered `X-App-Id` or a 400. */
 @Injectable()

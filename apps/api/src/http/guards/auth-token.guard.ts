@@ -1,8 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthenticateToken, AuthenticationRequiredError } from '@rc/identity-domain';
+import { AuthenticateToken, AuthenticationRequiredError, type Principal } from '@rc/identity-domain';
 import { AuthenticationError } from '@rc/shared-kernel';
-import { needsOf, type ApiRequest } from '../route-needs.js';
+import { needsOf, type ApiRequest } from '@rc/shared-http';
 
 const API_SCHEME = /^api\s+(\S+)\s*$/i;
 
@@ -19,7 +19,7 @@ export class AuthTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const required = needsOf(this.reflector, context).token;
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const req = context.switchToHttp().getRequest<ApiRequest<Principal>>();
     const header = req.header('authorization');
     const token = header ? API_SCHEME.exec(header)?.[1] : undefined;
     if (!token) {

@@ -23,7 +23,13 @@ export function renderWikiInline(raw: string, options?: MarkupOptions): string {
   return sanitizeRenderedHtml(renderInlineMarkup(raw, options));
 }
 
-/** Both renderings with the same options, in the shape of the guides presenter's `WikiRenderer`. */
-export function createWikiRenderer(options?: MarkupOptions): { block(raw: string): string; inline(raw: string): string } {
+/** Turns wiki markup into safe HTML (blocks for texts, inline for step lines). */
+export interface WikiRenderer {
+  block(raw: string): string;
+  inline(raw: string): string;
+}
+
+/** Both renderings with the same options. */
+export function createWikiRenderer(options?: MarkupOptions): WikiRenderer {
   return { block: (raw) => renderWiki(raw, options), inline: (raw) => renderWikiInline(raw, options) };
 }

@@ -1,5 +1,4 @@
-import type { WikiRenderer } from '../guides/guide.presenter.js';
-import { createWikiRenderer } from './render.js';
+import { createWikiRenderer, type WikiRenderer } from './render.js';
 
 /** Rendered texts kept per process, by UTF-16 length of raw and rendered text together. */
 const MEMO_BUDGET_CHARS = 8 * 1024 * 1024;

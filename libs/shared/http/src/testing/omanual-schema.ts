@@ -5,7 +5,7 @@ import { validateXML } from 'xmllint-wasm';
 // Test support: validation against the oManual 1.0 schemas with libxml2 (xmllint compiled to
 // WebAssembly, a pure npm dependency), the same validation `xmllint --schema` performs.
 
-const schemaFile = (name: string) => ({ fileName: name, contents: readFileSync(new URL(`../omanual-schemas/${name}`, import.meta.url), 'utf8') });
+const schemaFile = (name: string) => ({ fileName: name, contents: readFileSync(new URL(`../xml/omanual-schemas/${name}`, import.meta.url), 'utf8') });
 
 export interface NamedDocument {
   readonly name: string;

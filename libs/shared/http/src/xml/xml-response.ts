@@ -2,8 +2,8 @@ import { applyDecorators, StreamableFile, UseInterceptors, type CallHandler, typ
 import { ApiExtraModels, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { mergeMap, type Observable } from 'rxjs';
-import { ErrorResponseDto } from '../http/error-response.dto.js';
-import { wantsPretty } from '../http/respond.js';
+import { ErrorResponseDto } from '../error-response.dto.js';
+import { wantsPretty } from '../respond.js';
 import { XmlWriter } from './xml-writer.js';
 
 export const XML_CONTENT_TYPE = 'application/xml';

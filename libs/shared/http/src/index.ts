@@ -1,0 +1,20 @@
+// The HTTP kernel every context's HTTP adapter uses: route needs and the guards' decorators,
+// parameter parsing, JSON responses, the error envelope and the filter's table, body validation,
+// the middleware around the routes, XML negotiation and writing, oManual paths, wiki markup
+// rendering, and the Nest wiring helpers.
+export * from './api-exception.filter.js';
+export * from './api-express-adapter.js';
+export * from './conflict-bodies.js';
+export * from './error-response.dto.js';
+export * from './middleware.js';
+export * from './params.js';
+export * from './respond.js';
+export * from './route-needs.js';
+export * from './validation.js';
+export * from './wiring.js';
+export * from './xml/xml-writer.js';
+export * from './xml/xml-response.js';
+export * from './xml/omanual-paths.js';
+export * from './markup/render.js';
+export * from './markup/html-sanitizer.js';
+export * from './markup/wiki-renderer.js';
