@@ -47,7 +47,10 @@ export default [
               sourceTag: `scope:${ctx}`,
               onlyDependOnLibsWithTags: [`scope:${ctx}`, 'scope:shared', 'type:contracts'],
             })),
-            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared', ...contexts.map((c) => `scope:${c}`)] },
+            // The offline archive is a cross-context feature, not a context: it builds its documents with
+            // the guides' and the catalog's presenters and mappers. Nothing but the app imports it.
+            { sourceTag: 'scope:archive', onlyDependOnLibsWithTags: ['scope:archive', 'scope:guides', 'scope:catalog', 'scope:shared', 'type:contracts'] },
+            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared', 'scope:archive', ...contexts.map((c) => `scope:${c}`)] },
           ],
         },
       ],

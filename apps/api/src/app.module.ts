@@ -1,26 +1,24 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { ArchiveModule } from '@rc/archive-http';
+import { CatalogApiModule, CategoryGuides } from '@rc/catalog-http';
+import { GuideQueries } from '@rc/guides-domain';
+import { GuideReader, GuidesApiModule, GuideVersionBarrier, GuideVersions } from '@rc/guides-http';
+import { AdminGuard, AppIdGuard, AuthTokenGuard, IdentityApiModule, type IdentityModuleOptions } from '@rc/identity-http';
+import { ReputationApiModule } from '@rc/reputation-http';
+import { ApiExceptionFilter, BodyValidationPipe, ConflictBodies, LOGGER, wikiRendererFor } from '@rc/shared-http';
 import { ormConfig } from '@rc/shared-infra-mikro-orm';
 import type { Clock } from '@rc/shared-kernel';
+import { TeamsApiModule } from '@rc/teams-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { allMigrations, allSchemas } from './composition.js';
-import { CoreModule, LOGGER } from './core.module.js';
-import { ApiExceptionFilter, ConflictBodies, BodyValidationPipe, wikiRendererFor } from '@rc/shared-http';
-import { AdminGuard } from './http/guards/admin.guard.js';
-import { AppIdGuard } from './http/guards/app-id.guard.js';
-import { AuthTokenGuard } from './http/guards/auth-token.guard.js';
-import { IdentityApiModule, type IdentityModuleOptions } from './identity/identity.api-module.js';
-import { GuidesApiModule } from './guides/guides.api-module.js';
-import { GuideVersionBarrier } from './guides/guide-version-source.js';
-import { GuideVersions } from './guides/guide-versions.js';
-import { CatalogApiModule } from './catalog/catalog.api-module.js';
+import { CoreModule } from './core.module.js';
+import { EventsModule } from './events/events.module.js';
+import { PeopleModule } from './people/people.module.js';
 import { SearchApiModule } from './search/search.api-module.js';
-import { ArchiveModule } from './archive/archive.module.js';
-import { PeopleModule } from './people/user-standings.js';
-import { TeamsApiModule } from './teams/teams.api-module.js';
-import { ReputationApiModule } from './reputation/reputation.api-module.js';
+import { GuidesOfCategory } from './wiring/guides-of-category.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -37,7 +35,10 @@ export interface AppModuleOptions {
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     const { config, logger } = options;
-    const guides = GuidesApiModule.register(wikiRendererFor(config.publicBaseUrl));
+    // One renderer (one memo of rendered texts) for guides, pages and the archive.
+    const renderer = wikiRendererFor(config.publicBaseUrl);
+    const guides = GuidesApiModule.register({ ...config, renderer, databaseUrl: options.databaseUrl });
+    const reputation = ReputationApiModule.register();
     return {
       module: AppModule,
       imports: [
@@ -55,11 +56,15 @@ export class AppModule {
         PeopleModule,
         IdentityApiModule.register(config, options.identity),
         guides,
-        CatalogApiModule.register(guides),
+        CatalogApiModule.register(
+          { publicBaseUrl: config.publicBaseUrl, renderer },
+          { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
+        ),
         SearchApiModule.register(guides),
-        ArchiveModule.register(guides),
-        TeamsApiModule,
-        ReputationApiModule.register(),
+        ArchiveModule.register({ ...config, renderer }, guides),
+        TeamsApiModule.register(config),
+        reputation,
+        EventsModule.register(reputation),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

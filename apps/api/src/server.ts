@@ -10,9 +10,7 @@ import { ApiExpressAdapter, installFallbacks } from '@rc/shared-http';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
-import { guideFastPath, type HotPath } from './guides/guide-fast-path.js';
-import { GuideVersions } from './guides/guide-versions.js';
-import { PublicGuideBodies } from './guides/public-guide-bodies.js';
+import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
 
 export interface RunningApi {
   readonly app: NestExpressApplication;

@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yauzl from 'yauzl';
-import { ArchiveBuilder } from '../src/archive/archive-builder.js';
-import { ArchiveScheduler } from '../src/archive/archive-scheduler.js';
+import { ArchiveBuilder, ArchiveScheduler } from '@rc/archive-http';
 import { runCli, type CliIo } from '../src/cli/run-cli.js';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const registerTypescript = fileURLToPath(new URL('../src/archive/testing/register-typescript.mjs', import.meta.url));
+const registerTypescript = fileURLToPath(new URL('../../../libs/archive/http/src/testing/register-typescript.mjs', import.meta.url));
 const cliEntry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 interface Download {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { pino } from 'pino';
-import { GuideVersions } from '../src/guides/guide-versions.js';
+import { GuideVersions } from '@rc/guides-http';
 import { loadConfig } from '../src/config/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 import { isEventDelivery } from './support/event-delivery.js';

@@ -1,7 +1,6 @@
 import { isEventDelivery } from './support/event-delivery.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
-import { GuideVersions } from '../src/guides/guide-versions.js';
-import { PublicGuideBodies } from '../src/guides/public-guide-bodies.js';
+import { GuideVersions, PublicGuideBodies } from '@rc/guides-http';
 
 const idsOf = (res: ApiResponse) => (res.body as { guideid?: number; guide?: { guideid: number } }[]).map((g) => g.guideid ?? g.guide!.guideid);
 

@@ -10,10 +10,9 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../database.js';
 import { createLogger, NestPinoLogger } from '../logger.js';
 import { migrate } from '../provisioning.js';
-import { ArchiveBuilder } from '../archive/archive-builder.js';
-import { duration, LineProgress, TerminalProgress } from '../archive/archive-progress.js';
+import { ArchiveBuilder, duration, LineProgress, TerminalProgress } from '@rc/archive-http';
 import { GuideEventRelay } from '../events/guide-event-relay.js';
-import { GuideBodyBuilder } from '../guides/guide-body-builder.js';
+import { GuideBodyBuilder } from '@rc/guides-http';
 import { ReputationQueries } from '@rc/reputation-domain';
 
 interface Command {

@@ -4,7 +4,7 @@ import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
 import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
 import type { Logger } from 'pino';
-import { loadDemoTeams } from '../teams/teams-demo.js';
+import { loadDemoTeams } from './teams-demo.js';
 
 /** The demo app id and accounts the README names, so a newcomer can log in with curl. */
 export const DEMO_APP_ID = 'demo-app-id';

@@ -1,8 +1,8 @@
 import { GetUsers, type User, type UserId } from '@rc/identity-domain';
 import type { TeamId, TeamView } from '@rc/teams-domain';
+import { IdentityUserSummaries, ReputationStandings, TeamMembershipsOfUsers, UserStandings, type BadgeCounts } from '@rc/identity-http';
+import { TeamReader } from '@rc/teams-http';
 import type { AppConfig } from '../config/config.js';
-import { ReputationStandings, TeamMembershipsOfUsers, UserStandings, type BadgeCounts } from '../people/user-standings.js';
-import { TeamReader } from './team-reader.js';
 
 const NO_BADGES: BadgeCounts = { bronze: 0, silver: 0, gold: 0, total: 0 };
 const user = (id: number, username: string) => ({ id, username, uniqueUsername: username.toLowerCase(), joinedAt: new Date('2026-01-01T00:00:00Z') }) as unknown as User;
@@ -53,7 +53,8 @@ describe('TeamReader', () => {
   beforeEach(() => {
     users = new FakeGetUsers();
     reputation = new FakeReputation();
-    reader = new TeamReader(users, new UserStandings(reputation, new FakeMemberships()), config);
+    // Teams read users through identity's published UserSummaries, composed as in the app.
+    reader = new TeamReader(new IdentityUserSummaries(users, null as never, new UserStandings(reputation, new FakeMemberships()), config.publicBaseUrl), config);
   });
 
   it("sums the active members' reputation for each team, with one lookup for the whole page", async () => {

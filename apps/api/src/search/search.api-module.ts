@@ -3,7 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { GuideQueries } from '@rc/guides-domain';
 import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
-import { GuideReader } from '../guides/guide-reader.js';
+import { GuideReader } from '@rc/guides-http';
 import { SearchController } from './search.controller.js';
 import { SearchFreshness } from './search-freshness.js';
 import { SiteSearch } from './site-search.js';

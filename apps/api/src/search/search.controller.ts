@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parsePage } from '@rc/shared-kernel';
-import { GuideSummaryResponseDto } from '../guides/dto/guide.response.dto.js';
+import { GuideSummaryResponseDto } from '@rc/guides-http';
 import { list, Endpoint } from '@rc/shared-http';
 import { SearchResponseDto, SuggestResponseDto, WikiSearchResultDto } from './dto/search.response.dto.js';
 import { doctypesOf, searchScope, SiteSearch } from './site-search.js';

@@ -1,10 +1,10 @@
 import { GuideQueries, type GuideSummaryView } from '@rc/guides-domain';
 import { RankingCache } from '@rc/shared-infra-mikro-orm';
 import { InvalidParameterError, toUnixSeconds, type Page } from '@rc/shared-kernel';
+import { wikiUrl } from '@rc/catalog-http';
+import type { GuideReader } from '@rc/guides-http';
+import { presentImage } from '@rc/shared-http';
 import type { AppConfig } from '../config/config.js';
-import { wikiUrl } from '../catalog/wiki.presenter.js';
-import { presentImage } from '../guides/guide.presenter.js';
-import type { GuideReader } from '../guides/guide-reader.js';
 import { sameState, type SearchFreshness, type ShownIds, type ShownState } from './search-freshness.js';
 import { WikiSearch, type WikiHit, type WikiNamespace } from './wiki-search.js';
 

@@ -5,11 +5,10 @@ import { pipeline } from 'node:stream/promises';
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Guide, GuideQueries, GuideRepository } from '@rc/guides-domain';
-import type { GetUsers, User, UserId } from '@rc/identity-domain';
+import { writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from '@rc/catalog-http';
+import { guideDocument, presentGuide, presentSummary, type GuideBody, type PresentationContext, type WikiRenderer } from '@rc/guides-http';
+import type { UserSummaries } from '@rc/identity-contracts';
 import { NotFoundError, type Clock } from '@rc/shared-kernel';
-import { presentGuide, presentSummary, type PresentationContext, type WikiRenderer } from '../guides/guide.presenter.js';
-import { writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from '../xml/omanual-category.mapper.js';
-import { guideDocument, type GuideBody } from '../xml/omanual-guide.mapper.js';
 import { categoryPath, guidePath, MANIFEST_PATH, anyUri, StreamingXmlWriter } from '@rc/shared-http';
 import { NO_PROGRESS, type ArchiveProgress } from './archive-progress.js';
 import { ArchiveZip } from './archive-zip.js';
@@ -22,7 +21,8 @@ export interface ArchiveBuilderDeps {
   readonly store: ArchiveStore;
   readonly guides: GuideRepository;
   readonly queries: GuideQueries;
-  readonly users: GetUsers;
+  /** The authors (without their standing, as the guides' XML shows them). */
+  readonly users: UserSummaries;
   readonly renderer: WikiRenderer;
   readonly baseUrl: string;
   /** The body of `GET /categories/{name}` for an anonymous reader (the catalog's reader and presenter). */
@@ -61,7 +61,7 @@ const NOT_VIEWING = { canEdit: false, favorited: false, completed: false };
 /**
  * Builds the offline archive: every public guide and every category as oManual documents (the
  * documents the API answers in XML, without the `*_raw` attributes, so each validates against
- * its schema) and a manifest, in one ZIP file, layout in `../xml/omanual-paths.ts`.
+ * its schema) and a manifest, in one ZIP file, layout in `omanual-paths.ts` of @rc/shared-http.
  *
  * Streaming all the way, so memory does not grow with the content: ids are read in keyset pages,
  * a page of guides is loaded and presented (in a request context of its own, dropped after it),
@@ -180,7 +180,7 @@ export class ArchiveBuilder {
     const prerequisiteIds = [...new Set(loaded.flatMap((g) => g.state.prerequisites))];
     const prerequisites = new Map((await this.deps.queries.byIds(prerequisiteIds)).map((p) => [p.guideid, p]));
     const authorIds = [...new Set([...loaded.map((g) => g.state.authorId), ...[...prerequisites.values()].map((p) => p.authorId)])];
-    const authors = authorIds.length ? await this.deps.users.execute(authorIds as UserId[]) : new Map<number, User>();
+    const authors = authorIds.length ? await this.deps.users.of(authorIds) : new Map();
     const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors };
     return loaded.map((guide) =>
       presentGuide(guide, ctx, {

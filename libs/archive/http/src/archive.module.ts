@@ -1,16 +1,13 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { WikiReader, type CategoryBody } from '@rc/catalog-http';
 import { GuideQueries, GuideRepository } from '@rc/guides-domain';
-import { GetUsers } from '@rc/identity-domain';
+import { UserSummaries } from '@rc/identity-contracts';
+import { factory, LOGGER } from '@rc/shared-http';
 import { Clock } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
-import { WikiReader } from '../catalog/wiki-reader.js';
-import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG, factory, LOGGER } from '../core.module.js';
-import type { WikiRenderer } from '../guides/guide.presenter.js';
-import { WIKI_RENDERER } from '../guides/guides.api-module.js';
-import type { CategoryBody } from '../xml/omanual-category.mapper.js';
+import { ARCHIVE_SETTINGS, type ArchiveSettings } from './archive-settings.js';
 import { ArchiveBuilder } from './archive-builder.js';
 import { ArchiveScheduler } from './archive-scheduler.js';
 import { ArchiveSource } from './archive-source.js';
@@ -27,30 +24,31 @@ import { ArchivesController } from './archives.controller.js';
 export class ArchiveModule implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly scheduler: ArchiveScheduler,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ARCHIVE_SETTINGS) private readonly config: ArchiveSettings,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   /** `guides`: the registered guides module (its repository, queries and renderer). */
-  static register(guides: DynamicModule): DynamicModule {
+  static register(settings: ArchiveSettings, guides: DynamicModule): DynamicModule {
     return {
       module: ArchiveModule,
       imports: [guides],
       controllers: [ArchivesController],
       providers: [
-        factory(ArchiveStore, (config: AppConfig) => new ArchiveStore(config.archiveDir), [APP_CONFIG]),
+        { provide: ARCHIVE_SETTINGS, useValue: settings },
+        factory(ArchiveStore, () => new ArchiveStore(settings.archiveDir), []),
         factory(ArchiveSource, (orm: MikroORM) => new ArchiveSource(orm.em), [MikroORM]),
         factory(
           ArchiveBuilder,
-          (orm: MikroORM, source: ArchiveSource, store: ArchiveStore, guides: GuideRepository, queries: GuideQueries, users: GetUsers, renderer: WikiRenderer, config: AppConfig, clock: Clock, modules: ModuleRef) => {
+          (orm: MikroORM, source: ArchiveSource, store: ArchiveStore, guides: GuideRepository, queries: GuideQueries, users: UserSummaries, clock: Clock, modules: ModuleRef) => {
             let reader: WikiReader | null = null;
             const categoryBody = (title: string): Promise<CategoryBody> => {
               const catalog = (reader ??= modules.get<WikiReader>(WikiReader, { strict: false }));
               return catalog.legacyCategory(title, null);
             };
-            return new ArchiveBuilder({ orm, source, store, guides, queries, users, renderer, baseUrl: config.publicBaseUrl, categoryBody, clock });
+            return new ArchiveBuilder({ orm, source, store, guides, queries, users, renderer: settings.renderer, baseUrl: settings.publicBaseUrl, categoryBody, clock });
           },
-          [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG, Clock, ModuleRef],
+          [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, UserSummaries, Clock, ModuleRef],
         ),
         factory(ArchiveScheduler, (builder: ArchiveBuilder, store: ArchiveStore, logger: Logger) => new ArchiveScheduler(builder, store, logger), [ArchiveBuilder, ArchiveStore, LOGGER]),
       ],

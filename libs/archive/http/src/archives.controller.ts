@@ -3,9 +3,8 @@ import { Controller, Get, HttpException, Inject, Param, Req, Res } from '@nestjs
 import { ApiOkResponse, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { NotFoundError } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
-import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG } from '../core.module.js';
 import { Endpoint } from '@rc/shared-http';
+import { ARCHIVE_SETTINGS, type ArchiveSettings } from './archive-settings.js';
 import { ArchiveStore, type ArchiveInfo } from './archive-store.js';
 
 export class ArchiveNotBuiltError extends NotFoundError {
@@ -67,7 +66,7 @@ const ARCHIVE_ITEM = {
 export class ArchivesController {
   constructor(
     private readonly store: ArchiveStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ARCHIVE_SETTINGS) private readonly config: ArchiveSettings,
   ) {}
 
   @Get()

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { Module, type DynamicModule, type ModuleMetadata, type OnModuleInit, type Provider } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import {
   CreateWiki,
@@ -14,22 +14,26 @@ import {
   type WikiDeps,
 } from '@rc/catalog-domain';
 import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
-import { GuideQueries } from '@rc/guides-domain';
-import { GetUsers, type Principal } from '@rc/identity-domain';
+import { UserSummaries, type Caller } from '@rc/identity-contracts';
+import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
-import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG, factory } from '../core.module.js';
-import { ConflictBodies } from '@rc/shared-http';
-import type { WikiRenderer } from '../guides/guide.presenter.js';
-import { GuideReader } from '../guides/guide-reader.js';
-import { WIKI_RENDERER } from '../guides/guides.api-module.js';
-import { UserStandings } from '../people/user-standings.js';
 import { CatalogController } from './catalog.controller.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
-import { WikiReader, type CategoryGuides } from './wiki-reader.js';
+import { CategoryGuides, WikiReader } from './wiki-reader.js';
 
 const DEPS = Symbol('WikiDeps');
-const CATEGORY_GUIDES = Symbol('CategoryGuides');
+
+/** What the catalog module reads of the service's configuration, and the wiki renderer it shares. */
+export interface CatalogSettings {
+  readonly publicBaseUrl: string;
+  readonly renderer: WikiRenderer;
+}
+
+/** How the app answers the catalog's CategoryGuides port: the modules it needs and the binding. */
+export interface CategoryGuidesBinding {
+  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  readonly provider: Provider;
+}
 
 /** The catalog context's HTTP adapter: categories and wiki pages. */
 @Module({})
@@ -40,11 +44,11 @@ export class CatalogApiModule implements OnModuleInit {
     private readonly view: ViewWiki,
   ) {}
 
-  static register(guides: DynamicModule): DynamicModule {
+  static register(settings: CatalogSettings, categoryGuides: CategoryGuidesBinding): DynamicModule {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: CatalogApiModule,
-      imports: [guides],
+      imports: categoryGuides.imports,
       controllers: [CatalogController],
       providers: [
         factory(WikiRepository, (orm: MikroORM) => new MikroOrmWikiRepository(em(orm)), [MikroORM]),
@@ -65,21 +69,14 @@ export class CatalogApiModule implements OnModuleInit {
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
-        {
-          provide: CATEGORY_GUIDES,
-          inject: [GuideQueries],
-          useFactory: (queries: GuideQueries): CategoryGuides => ({
-            inCategory: (title, featuredOnly) => queries.list({ order: 'ASC', category: title, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 }),
-            items: (title) => queries.categoryItems(title),
-            categoriesWithPublicGuides: () => queries.categoriesWithPublicGuides(),
-          }),
-        },
+        categoryGuides.provider,
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, r: GuideReader, w: WikiRenderer, c: AppConfig, u: GetUsers, s: UserStandings) => new WikiReader(v, q, t, g, r, w, c, u, s),
-          [ViewWiki, WikiQueries, WikiTags, CATEGORY_GUIDES, GuideReader, WIKI_RENDERER, APP_CONFIG, GetUsers, UserStandings],
+          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries) => new WikiReader(v, q, t, g, settings.renderer, settings, u),
+          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries],
         ),
       ],
+      exports: [WikiReader],
     };
   }
 
@@ -88,7 +85,7 @@ export class CatalogApiModule implements OnModuleInit {
     this.conflicts.register(async (error, req) => {
       if (!(error instanceof StaleWikiRevisionError)) return undefined;
       const page = await this.view.execute({ namespace: error.namespace as 'CATEGORY', title: error.title });
-      return this.reader.present(page, (req.principal as Principal | undefined) ?? null);
+      return this.reader.present(page, (req.principal as Caller | undefined) ?? null);
     });
   }
 }

@@ -14,18 +14,18 @@ import {
   type WikiPage,
 } from '@rc/catalog-domain';
 import type { Request } from 'express';
-import type { Principal } from '@rc/identity-domain';
+import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
-import { CategoryXml } from '../xml/omanual-responses.js';
+import { CategoryXml } from './category-xml.js';
 import { buildTree, switchedOn, withGuidesInSubtree } from './category-tree.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 
 type Query = Record<string, unknown>;
 
-const editorOf = (p: Principal | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
+const editorOf = (p: Caller | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
 const WIKI = { description: 'The full wiki page (reference §3.10)', schema: { type: 'object', additionalProperties: true } };
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current page' };
 
@@ -78,7 +78,7 @@ export class CatalogController {
   @CategoryXml({ type: 'object', additionalProperties: true }, [404])
   @Endpoint({ summary: 'A category in the legacy shape (reference §3.9), with its guides', errors: [404] })
   @ApiParam({ name: 'name' })
-  category(@Param('name') name: string, @CurrentPrincipal() viewer: Principal | null) {
+  category(@Param('name') name: string, @CurrentPrincipal() viewer: Caller | null) {
     return this.reader.legacyCategory(name, viewer);
   }
 
@@ -100,7 +100,7 @@ export class CatalogController {
   @Get('wikis/:namespace/:title')
   @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404] })
   @ApiOkResponse(WIKI)
-  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null) {
+  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
     const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: optionalId(query, 'revisionid') });
     return this.reader.present(page, viewer);
   }
@@ -109,14 +109,14 @@ export class CatalogController {
   @HttpCode(201)
   @Endpoint({ summary: 'Create a page (Admin)', description: 'A title already used in the namespace is a 422.', admin: true, errors: [422] })
   @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
-  async createPage(@Body() body: WikiCreateDto, @CurrentPrincipal() principal: Principal) {
+  async createPage(@Body() body: WikiCreateDto, @CurrentPrincipal() principal: Caller) {
     return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body }), principal);
   }
 
   @Patch('wikis/:namespace/:title')
   @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422] })
   @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
-  async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Principal) {
+  async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller) {
     const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body });
     return this.reader.present(page, principal);
   }
@@ -125,7 +125,7 @@ export class CatalogController {
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422] })
   @ApiQuery(REVISION) @ApiNoContentResponse({ description: 'Deleted' })
-  async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query) });
   }
 
@@ -133,7 +133,7 @@ export class CatalogController {
   @HttpCode(200)
   @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422] })
   @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiOkResponse(WIKI)
-  async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const page = await this.revert.execute({
       editor: editorOf(principal),
       namespace: namespaceOf(ns),
@@ -155,14 +155,14 @@ export class CatalogController {
   @Put('wikis/:namespace/:title/tag')
   @Endpoint({ summary: 'Add a tag (Admin)', admin: true, errors: [404, 422] })
   @ApiBody({ type: WikiTagDto }) @ApiOkResponse(WIKI)
-  async addTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Principal) {
+  async addTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Caller) {
     return this.reader.present(await this.tag.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, tag: body.tag, on: true }), principal);
   }
 
   @Delete('wikis/:namespace/:title/tag')
   @Endpoint({ summary: 'Remove a tag (Admin)', admin: true, errors: [404, 422] })
   @ApiBody({ type: WikiTagDto }) @ApiOkResponse(WIKI)
-  async removeTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Principal) {
+  async removeTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Caller) {
     return this.reader.present(await this.tag.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, tag: body.tag, on: false }), principal);
   }
 }

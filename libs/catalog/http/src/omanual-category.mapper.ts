@@ -1,5 +1,4 @@
-import { writeImage, type ImageBody, type OmanualOptions } from './omanual-guide.mapper.js';
-import { guidePath, anyUri, StreamingXmlWriter, XmlWriter, type XmlOutput } from '@rc/shared-http';
+import { anyUri, guidePath, StreamingXmlWriter, writeImage, XmlWriter, type ImageBody, type OmanualOptions, type XmlOutput } from '@rc/shared-http';
 
 /** A guide of a category as the category body lists it (a GuideSummary, reference §3.4). */
 export interface CategoryGuideBody {

@@ -1,21 +1,42 @@
 import { ViewWiki, WikiQueries, WikiTags, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
-import type { CategoryItems, GuideSummaryView } from '@rc/guides-domain';
-import type { GetUsers, Principal, User, UserId } from '@rc/identity-domain';
-import type { AppConfig } from '../config/config.js';
-import type { WikiRenderer } from '../guides/guide.presenter.js';
-import type { GuideReader } from '../guides/guide-reader.js';
-import type { UserStanding, UserStandings } from '../people/user-standings.js';
+import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
+import type { WikiRenderer } from '@rc/shared-http';
 import { presentWiki, presentWikiSummary } from './wiki.presenter.js';
 
 /**
- * What the catalog reads from the guides context (through its read port, composed here): a
- * category's guides and the parts and tools they list, and which categories hold public guides.
- * Categories and guides meet by title. Each is one query.
+ * A part or tool as a category lists it: the items of the category's public guides merged by name
+ * (the guides context merges them: see its CategoryItemView).
  */
-export interface CategoryGuides {
-  inCategory(title: string, featuredOnly: boolean): Promise<GuideSummaryView[]>;
-  items(title: string): Promise<CategoryItems>;
-  categoriesWithPublicGuides(): Promise<string[]>;
+export interface CategoryItem {
+  readonly text: string;
+  readonly type: string;
+  readonly quantity: number;
+  readonly url: string | null;
+  readonly thumbnail: string | null;
+  readonly isoptional: boolean;
+  readonly featured: boolean;
+  /** How many of the category's public guides list the item. */
+  readonly guides: number;
+}
+
+/** Both lists are ordered by the number of guides listing the item, most first, then by name. */
+export interface CategoryItems {
+  readonly parts: CategoryItem[];
+  readonly tools: CategoryItem[];
+}
+
+/**
+ * What the catalog reads from the guides context (the app binds it to the guides' queries and
+ * reader): a category's guides as GuideSummary bodies, the parts and tools they list, and which
+ * categories hold public guides. Categories and guides meet by title.
+ */
+export abstract class CategoryGuides {
+  /** The category's public guides (the featured ones only, when asked): a query, then their authors' names in one more. */
+  abstract inCategory(title: string, featuredOnly: boolean): Promise<unknown[]>;
+  /** One query. */
+  abstract items(title: string): Promise<CategoryItems>;
+  /** One query. */
+  abstract categoriesWithPublicGuides(): Promise<string[]>;
 }
 
 const NO_ITEMS: CategoryItems = { parts: [], tools: [] };
@@ -30,15 +51,13 @@ export class WikiReader {
     private readonly queries: WikiQueries,
     private readonly tags: WikiTags,
     private readonly guides: CategoryGuides,
-    private readonly guideReader: GuideReader,
     private readonly renderer: WikiRenderer,
-    private readonly config: AppConfig,
-    private readonly users: GetUsers,
-    /** The authors' standing (reputation, team ids); without it, authors show none. */
-    private readonly standings?: UserStandings,
+    private readonly config: { readonly publicBaseUrl: string },
+    /** The authors, with their standing (reputation, team ids). */
+    private readonly users: UserSummaries,
   ) {}
 
-  async present(page: WikiPage, viewer: Principal | null) {
+  async present(page: WikiPage, viewer: Caller | null) {
     const category = page.state.namespace === 'CATEGORY';
     const [ancestors, children, tags, guides, featured, items, related, contributors] = await Promise.all([
       category ? this.queries.ancestors(page.id) : [],
@@ -52,25 +71,19 @@ export class WikiReader {
       this.queries.contributors(page.id, page.state.revisionid),
     ]);
     const editorIds = contributors.map((c) => c.userId);
-    const [users, standings, guideSummaries, featuredSummaries] = await Promise.all([
-      editorIds.length ? this.users.execute(editorIds as UserId[]) : new Map<number, User>(),
-      editorIds.length && this.standings ? this.standings.of(editorIds) : new Map<number, UserStanding>(),
-      this.guideReader.summaries(guides),
-      this.guideReader.summaries(featured),
-    ]);
+    const users = editorIds.length ? await this.users.of(editorIds, { standings: true }) : new Map<number, UserSummary>();
     return presentWiki(
       page,
       {
         ancestors,
         children,
         tags,
-        guides: guideSummaries,
-        featuredGuides: featuredSummaries,
+        guides,
+        featuredGuides: featured,
         canEdit: page.canEdit(viewer ? { userId: viewer.userId, isAdmin: viewer.role === 'Admin' } : null),
         related,
         contributors,
         users,
-        standings,
         items,
       },
       { baseUrl: this.config.publicBaseUrl, renderer: this.renderer },
@@ -87,7 +100,7 @@ export class WikiReader {
   }
 
   /** `GET /categories/{name}`: the older category shape (reference §3.9). */
-  async legacyCategory(name: string, viewer: Principal | null) {
+  async legacyCategory(name: string, viewer: Caller | null) {
     const page = await this.view.execute({ namespace: 'CATEGORY', title: name });
     const full = await this.present(page, viewer);
     const s = page.state;

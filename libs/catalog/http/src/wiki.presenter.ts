@@ -1,10 +1,8 @@
 import type { WikiContributor, WikiPage, WikiSummaryView } from '@rc/catalog-domain';
-import type { CategoryItems, CategoryItemView } from '@rc/guides-domain';
-import type { User } from '@rc/identity-domain';
+import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
+import { presentImage, type WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
-import { presentImage, type WikiRenderer } from '../guides/guide.presenter.js';
-import { presentUserSummary, unknownUserSummary } from '../identity/user-summary.presenter.js';
-import type { UserStanding } from '../people/user-standings.js';
+import type { CategoryItem, CategoryItems } from './wiki-reader.js';
 
 export function wikiUrl(namespace: string, title: string, baseUrl: string): string {
   const path = encodeURIComponent(title.replace(/ /g, '_'));
@@ -40,8 +38,8 @@ export interface WikiExtras {
   readonly related: WikiSummaryView[];
   /** The editors of the page's revisions (up to the one shown), creator first, and their accounts. */
   readonly contributors: WikiContributor[];
-  readonly users: Map<number, User>;
-  readonly standings: Map<number, UserStanding>;
+  /** Their summaries (with their standing), by user id: active accounts only. */
+  readonly users: Map<number, UserSummary>;
   /** CATEGORY: the parts and tools of the category's public guides. */
   readonly items: CategoryItems;
 }
@@ -49,7 +47,7 @@ export interface WikiExtras {
 const slug = (title: string) => encodeURIComponent(title.replace(/ /g, '_'));
 
 /** The §3.7 fields of a merged item; notes are guide-specific, so a category has none. */
-function itemFields(item: CategoryItemView) {
+function itemFields(item: CategoryItem) {
   return {
     text: item.text,
     type: item.type,
@@ -66,12 +64,12 @@ function itemFields(item: CategoryItemView) {
  * A part of a category (an entry of `parts.categories`): the legacy `{tag, count, url}` (the part's
  * name, how many of the category's guides list it, its URL) with the §3.7 item fields.
  */
-export function presentCategoryPart(item: CategoryItemView) {
+export function presentCategoryPart(item: CategoryItem) {
   return { tag: item.text, count: item.guides, ...itemFields(item) };
 }
 
 /** A tool of a category: the §3.10 `{title, target_url, image_url, itemcode}` with the §3.7 item fields and `count`. */
-export function presentCategoryTool(item: CategoryItemView) {
+export function presentCategoryTool(item: CategoryItem) {
   return { title: item.text, target_url: item.url, image_url: item.thumbnail, itemcode: null, ...itemFields(item), count: item.guides };
 }
 
@@ -79,14 +77,10 @@ export function presentCategoryTool(item: CategoryItemView) {
  * `authors` (reference §3.10): each editor as a UserSummary with `percent` (their share of the
  * revisions, rounded), `profile_url` and `avatar_url`; the creator first.
  */
-export function presentAuthors(contributors: readonly WikiContributor[], users: Map<number, User>, standings: Map<number, UserStanding>, baseUrl: string) {
+export function presentAuthors(contributors: readonly WikiContributor[], users: Map<number, UserSummary>, baseUrl: string) {
   const total = contributors.reduce((sum, c) => sum + c.revisions, 0);
   return contributors.map((c) => {
-    const user = users.get(c.userId);
-    const standing = standings.get(c.userId);
-    const summary = user
-      ? { ...presentUserSummary(user, baseUrl), ...(standing ? { reputation: standing.reputation, teams: [...standing.teams] } : {}) }
-      : unknownUserSummary(c.userId, baseUrl);
+    const summary = users.get(c.userId) ?? unknownUserSummary(c.userId, baseUrl);
     return { ...summary, percent: total ? Math.round((100 * c.revisions) / total) : 0, profile_url: summary.url, avatar_url: null };
   });
 }
@@ -112,7 +106,7 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
     contents_rendered: ctx.renderer.block(s.contents),
     image: presentImage(s.imageId, ctx.baseUrl),
     author: s.authorId,
-    authors: presentAuthors(extra.contributors, extra.users, extra.standings, ctx.baseUrl),
+    authors: presentAuthors(extra.contributors, extra.users, ctx.baseUrl),
     flags: Object.fromEntries(s.flags.map((flagid) => [flagid, { flagid }])),
     info: s.info.map((row) => ({ ...row })),
     tags: extra.tags,

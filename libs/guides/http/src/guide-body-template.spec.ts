@@ -1,15 +1,24 @@
 import { createHash } from 'node:crypto';
 import { Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
-import type { User } from '@rc/identity-domain';
+import type { UserSummary } from '@rc/identity-contracts';
 import { wikiRendererFor } from '@rc/shared-http';
-import type { UserStanding } from '../people/user-standings.js';
 import { fillTemplate, GUIDE_BODY_PRESENTATION, guideBodyFormat, templateOf, usersIn, type UserParts } from './guide-body-template.js';
 import { authorName, presentAuthor, presentGuide, type PresentationContext } from './guide.presenter.js';
 
 const BASE_URL = 'https://repair.example';
 const T0 = new Date('2026-01-01T00:00:00Z');
 
-const user = (id: number, username: string) => ({ id, username, uniqueUsername: `u${id}`, joinedAt: T0 }) as unknown as User;
+/** A user as the identity context's UserSummaries shows it, with the standing given. */
+const user = (id: number, username: string, standing = { reputation: 0, teams: [] as number[] }): UserSummary => ({
+  userid: id,
+  username,
+  unique_username: `u${id}`,
+  join_date: T0.getTime() / 1000,
+  image: null,
+  reputation: standing.reputation,
+  url: `${BASE_URL}/User/${id}/${encodeURIComponent(username).replace(/%20/g, '+')}`,
+  teams: standing.teams,
+});
 
 /** A guide with markup, steps of every media kind, parts, tools, flags and a prerequisite. */
 function fixture() {
@@ -39,15 +48,14 @@ function fixture() {
   return { guide, prerequisite };
 }
 
-const standings = new Map<number, UserStanding>([[3, { reputation: 120, badgeCounts: { bronze: 1, silver: 0, gold: 0, total: 1 }, teams: [2, 5] }]]);
-const authors = new Map([[3, user(3, 'Ada "the" Fixer')], [4, user(4, 'Lin')]]);
+const authors = new Map([[3, user(3, 'Ada "the" Fixer', { reputation: 120, teams: [2, 5] })], [4, user(4, 'Lin')]]);
 
 describe('guide body templates', () => {
   const renderer = wikiRendererFor(BASE_URL);
   const viewer = { canEdit: false, favorited: false, completed: false };
   const { guide, prerequisite } = fixture();
   const presented = (ctx: PresentationContext) => presentGuide(guide, ctx, { prerequisites: [prerequisite], inlined: [], viewer });
-  const full: PresentationContext = { baseUrl: BASE_URL, renderer, authors, standings };
+  const full: PresentationContext = { baseUrl: BASE_URL, renderer, authors };
   const parts = (ctx: PresentationContext): UserParts => ({ summary: (id) => presentAuthor(id, ctx), username: (id) => authorName(id, ctx) });
 
   it('fills in to exactly the body presented with its users', () => {

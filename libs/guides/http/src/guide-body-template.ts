@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { UserSummaryBody } from '../identity/user-summary.presenter.js';
+import type { UserSummary } from '@rc/identity-contracts';
 
 /**
  * A guide body serialized without the user objects it shows, which change on their own (names,
@@ -14,7 +14,7 @@ export interface BodyTemplate {
 
 /** What a body shows of a user: the author object (UserSummary), or a prerequisite's author name. */
 export interface UserParts {
-  summary(userId: number): UserSummaryBody;
+  summary(userId: number): UserSummary;
   username(userId: number): string;
 }
 

@@ -1,17 +1,13 @@
 import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
-import { GetUsers, type Principal, type UserId } from '@rc/identity-domain';
-import type { AppConfig } from '../config/config.js';
-import type { UserStanding, UserStandings } from '../people/user-standings.js';
+import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
 import { templateOf, type BodyTemplate } from './guide-body-template.js';
 import type { UserPart } from './user-parts.js';
 import { authorName, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
 
-export function editorOf(principal: Principal | null): Editor | null {
+export function editorOf(principal: Caller | null): Editor | null {
   return principal ? { userId: principal.userId, isAdmin: principal.role === 'Admin' } : null;
 }
 
-/** What the guide presenter needs, with the authors' standing (reputation, team ids) by user id. */
-export type ReaderContext = PresentationContext & { readonly standings: Map<number, UserStanding> };
 
 /**
  * Builds guide bodies for a viewer in a constant number of queries, whatever the number of steps
@@ -23,25 +19,24 @@ export class GuideReader {
     private readonly view: ViewGuide,
     private readonly guides: GuideRepository,
     private readonly queries: GuideQueries,
-    private readonly users: GetUsers,
+    /** The authors, with their standing where bodies embed them: the identity context's published summaries. */
+    private readonly users: UserSummaries,
     private readonly renderer: WikiRenderer,
-    private readonly config: AppConfig,
-    /** The authors' standing; without it, authors show none. */
-    private readonly standings?: UserStandings,
+    private readonly config: { readonly publicBaseUrl: string },
   ) {}
 
   /** The guide as the viewer may see it now (the domain's visibility rules apply). */
-  current(guideId: GuideId, viewer: Principal | null): Promise<Guide> {
+  current(guideId: GuideId, viewer: Caller | null): Promise<Guide> {
     return this.view.execute({ viewer: editorOf(viewer), guideId });
   }
 
-  async guide(guideId: GuideId, viewer: Principal | null, options: { revisionid?: number; inlinePrerequisites: boolean }) {
+  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean }) {
     const guide = await this.view.execute({ viewer: editorOf(viewer), guideId, revisionid: options.revisionid });
     return this.present(guide, viewer, options.inlinePrerequisites);
   }
 
   /** The body of a write response: the guide as it now is, without inlined prerequisite steps. */
-  async present(guide: Guide, viewer: Principal | null, inlinePrerequisites = false) {
+  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false) {
     const editor = editorOf(viewer);
     const { visible, inlined } = await this.prerequisitesOf(guide, editor, inlinePrerequisites);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
@@ -122,12 +117,9 @@ export class GuideReader {
    * The authors in one lookup and, for bodies that embed author objects (UserSummary), their
    * standing in one batch alongside it. Summaries show only `userid` and `username`.
    */
-  private async context(authorIds: number[], options: { standings?: boolean } = {}): Promise<ReaderContext> {
-    const ids = [...new Set(authorIds)] as UserId[];
-    const [authors, standings] = await Promise.all([
-      ids.length ? this.users.execute(ids) : new Map<number, never>(),
-      ids.length && options.standings && this.standings ? this.standings.of(ids) : new Map<number, UserStanding>(),
-    ]);
-    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, standings };
+  private async context(authorIds: number[], options: { standings?: boolean } = {}): Promise<PresentationContext> {
+    const ids = [...new Set(authorIds)];
+    const authors = ids.length ? await this.users.of(ids, { standings: !!options.standings }) : new Map<number, UserSummary>();
+    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors };
   }
 }

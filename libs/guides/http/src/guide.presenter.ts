@@ -1,33 +1,15 @@
 import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
-import type { User } from '@rc/identity-domain';
+import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
+import { presentImage, type WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
-import { presentUserSummary, unknownUserSummary, type UserSummaryBody } from '../identity/user-summary.presenter.js';
-import type { UserStanding } from '../people/user-standings.js';
 
-/** Turns wiki markup into safe HTML (blocks for texts, inline for step lines). */
-export interface WikiRenderer {
-  block(raw: string): string;
-  inline(raw: string): string;
-}
+export type { WikiRenderer };
 
 export interface PresentationContext {
   readonly baseUrl: string;
   readonly renderer: WikiRenderer;
-  readonly authors: Map<number, User>;
-  /** The authors' reputation, badge counts and teams (absent: authors show none). */
-  readonly standings?: Map<number, UserStanding>;
-}
-
-const IMAGE_SIZES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge'] as const;
-
-/** The Image object (reference §3.1). Images are addressed by id: `/igi/<guid>.<size>`. */
-export function presentImage(id: number | null, baseUrl: string): Record<string, string | number> | null {
-  if (id === null) return null;
-  const guid = `i${id}`;
-  const image: Record<string, string | number> = { id, guid };
-  for (const size of IMAGE_SIZES) image[size] = `${baseUrl}/igi/${guid}.${size}`;
-  image['original'] = `${baseUrl}/igi/${guid}.full`;
-  return image;
+  /** The authors as the identity context shows them (with their standing, where bodies embed them), by user id. */
+  readonly authors: Map<number, UserSummary>;
 }
 
 export function guideUrl(id: number, title: string, baseUrl: string): string {
@@ -35,9 +17,8 @@ export function guideUrl(id: number, title: string, baseUrl: string): string {
 }
 
 /** An author object (UserSummary) of a body. */
-export function presentAuthor(id: number, ctx: PresentationContext): UserSummaryBody {
-  const user = ctx.authors.get(id);
-  return user ? presentUserSummary(user, ctx.baseUrl, ctx.standings?.get(id)) : unknownUserSummary(id, ctx.baseUrl);
+export function presentAuthor(id: number, ctx: PresentationContext): UserSummary {
+  return ctx.authors.get(id) ?? unknownUserSummary(id, ctx.baseUrl);
 }
 
 /** An author's name as summaries show it. */

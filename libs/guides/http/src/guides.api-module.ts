@@ -31,12 +31,10 @@ import {
   MikroOrmGuideRepository,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
-import { GetUsers, type Principal } from '@rc/identity-domain';
+import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG, DATABASE_URL, LOGGER, factory } from '../core.module.js';
-import { ConflictBodies } from '@rc/shared-http';
+import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
@@ -46,13 +44,26 @@ import { GuideBodyBuilder } from './guide-body-builder.js';
 import { UserPartsCache } from './user-parts.js';
 import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js';
 import { GuideVersions } from './guide-versions.js';
-import { UserStandings } from '../people/user-standings.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
 
-export const WIKI_RENDERER = Symbol('WikiRenderer');
 const WRITE_DEPS = Symbol('GuideWriteDeps');
+
+/** What the guides module reads of the service's configuration, and what the app hands it. */
+export interface GuidesSettings {
+  readonly publicBaseUrl: string;
+  /** The wiki renderer (shared with the catalog: one memo of rendered texts). */
+  readonly renderer: WikiRenderer;
+  /** The database in use: guide versions are looked up and listened to on connections of their own. */
+  readonly databaseUrl: string;
+  /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
+  readonly guideCacheMb: number;
+  /** How long a cached guide body may show its authors' older reputation or names. */
+  readonly guideCacheMaxAgeSeconds: number;
+  /** How cached guide bodies stay coherent with the database across instances (see GuideVersions). */
+  readonly guideCacheCoherence: 'notify' | 'lookup';
+}
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
 const writeUseCases: DepsUseCase[] = [CreateGuide, EditGuide, SetGuidePublic, DeleteGuide, AddStep, EditStep, RemoveStep, ReorderSteps];
@@ -65,13 +76,12 @@ export class GuidesApiModule implements OnModuleInit {
     private readonly reader: GuideReader,
   ) {}
 
-  static register(renderer: WikiRenderer): DynamicModule {
+  static register(settings: GuidesSettings): DynamicModule {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: GuidesApiModule,
       controllers: [GuidesController, UserGuidesController],
       providers: [
-        { provide: WIKI_RENDERER, useValue: renderer },
         factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
         factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
         factory(GuideMarks, (orm: MikroORM) => new MikroOrmGuideMarks(em(orm)), [MikroORM]),
@@ -93,17 +103,17 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: GetUsers, r: WikiRenderer, c: AppConfig, s: UserStandings) => new GuideReader(v, g, q, u, r, c, s),
-          [ViewGuide, GuideRepository, GuideQueries, GetUsers, WIKI_RENDERER, APP_CONFIG, UserStandings],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries) => new GuideReader(v, g, q, u, settings.renderer, settings),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries],
         ),
-        factory(GuideVersionLookup, (url: string) => new GuideVersionLookup(url), [DATABASE_URL]),
-        factory(GuideVersions, (l: GuideVersionLookup, c: AppConfig) => new GuideVersions(l, { coherence: c.guideCacheCoherence }), [GuideVersionLookup, APP_CONFIG]),
+        factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
+        factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),
         factory(
           GuideVersionWatch,
-          (v: GuideVersions, l: GuideVersionLookup, url: string, logger: Logger) => new GuideVersionWatch(v, l, url, logger),
-          [GuideVersions, GuideVersionLookup, DATABASE_URL, LOGGER],
+          (v: GuideVersions, l: GuideVersionLookup, logger: Logger) => new GuideVersionWatch(v, l, settings.databaseUrl, logger),
+          [GuideVersions, GuideVersionLookup, LOGGER],
         ),
-        factory(PgGuideBodyStore, (l: GuideVersionLookup, c: AppConfig) => new PgGuideBodyStore(l.queryable, guideBodyFormat(c.publicBaseUrl)), [GuideVersionLookup, APP_CONFIG]),
+        factory(PgGuideBodyStore, (l: GuideVersionLookup) => new PgGuideBodyStore(l.queryable, guideBodyFormat(settings.publicBaseUrl)), [GuideVersionLookup]),
         factory(
           GuideBodyBuilder,
           (orm: MikroORM, l: GuideVersionLookup, reader: GuideReader, store: PgGuideBodyStore) => new GuideBodyBuilder({ orm, pool: l.queryable, reader, store }),
@@ -111,8 +121,8 @@ export class GuidesApiModule implements OnModuleInit {
         ),
         factory(
           PublicGuideBodies,
-          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, c: AppConfig, logger: Logger, orm: MikroORM) => {
-            const cache = new GuideBodyCache({ maxBytes: c.guideCacheMb * 1024 * 1024, maxAgeMs: c.guideCacheMaxAgeSeconds * 1000 });
+          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, logger: Logger, orm: MikroORM) => {
+            const cache = new GuideBodyCache({ maxBytes: settings.guideCacheMb * 1024 * 1024, maxAgeMs: settings.guideCacheMaxAgeSeconds * 1000 });
             const inContext = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
             const users = new UserPartsCache((ids) => inContext(() => r.userParts(ids)), v);
             v.onUserChanged = (userId) => {
@@ -125,10 +135,10 @@ export class GuidesApiModule implements OnModuleInit {
             };
             return new PublicGuideBodies(r, v, cache, store, users, logger, inContext);
           },
-          [GuideReader, GuideVersions, PgGuideBodyStore, APP_CONFIG, LOGGER, MikroORM],
+          [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM],
         ),
       ],
-      exports: [GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, WIKI_RENDERER, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 
@@ -136,10 +146,10 @@ export class GuidesApiModule implements OnModuleInit {
   onModuleInit(): void {
     this.conflicts.register(async (error, req) => {
       if (error instanceof StaleStepRevisionError) {
-        return this.reader.step(await this.reader.current(error.guideId as GuideId, (req.principal as Principal | undefined) ?? null), error.stepId);
+        return this.reader.step(await this.reader.current(error.guideId as GuideId, (req.principal as Caller | undefined) ?? null), error.stepId);
       }
       if (error instanceof StaleGuideRevisionError) {
-        return this.reader.guide(error.guideId as GuideId, (req.principal as Principal | undefined) ?? null, { inlinePrerequisites: false });
+        return this.reader.guide(error.guideId as GuideId, (req.principal as Caller | undefined) ?? null, { inlinePrerequisites: false });
       }
       return undefined;
     });

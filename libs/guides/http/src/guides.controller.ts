@@ -19,14 +19,14 @@ import {
   ViewGuide,
   type GuideId,
 } from '@rc/guides-domain';
-import type { Principal } from '@rc/identity-domain';
+import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
-import { GuideXml } from '../xml/omanual-responses.js';
+import { GuideXml } from './omanual-responses.js';
 
 type Query = Record<string, unknown>;
 
@@ -97,7 +97,7 @@ export class GuidesController {
     errors: [400, 403, 404],
   })
   @ApiParam({ name: 'guideid' }) @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
-  async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Principal | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const guideId = guideIdOf(raw);
     const revisionid = optionalId(query, 'revisionid');
     const inlinePrerequisites = !flag(query, 'excludePrerequisiteSteps');
@@ -114,7 +114,7 @@ export class GuidesController {
   @Endpoint({ summary: 'Create a guide (private unless public: true)', token: true, errors: [422] })
   @ApiBody({ type: GuideWriteDto })
   @ApiCreatedResponse(GUIDE_BODY)
-  async createGuide(@Body() body: GuideWriteDto, @CurrentPrincipal() principal: Principal) {
+  async createGuide(@Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.create.execute({ editor: editorOf(principal)!, fields: body });
     return this.reader.present(guide, principal);
   }
@@ -123,7 +123,7 @@ export class GuidesController {
   @Endpoint({ summary: 'Edit a guide (author or Admin)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION) @ApiBody({ type: GuideWriteDto })
   @ApiOkResponse(GUIDE_BODY)
-  async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Principal) {
+  async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller) {
     const guideId = guideIdOf(raw);
     const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: requiredRevision(query), fields: body });
     return this.reader.present(guide, principal);
@@ -134,21 +134,21 @@ export class GuidesController {
   @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION)
   @ApiNoContentResponse({ description: 'Deleted' })
-  async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query) });
   }
 
   @Put(':guideid/public')
   @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
-  publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, true);
   }
 
   @Delete(':guideid/public')
   @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
-  unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, false);
   }
 
@@ -156,7 +156,7 @@ export class GuidesController {
   @HttpCode(201)
   @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [403, 404, 409, 422] })
   @ApiBody({ type: StepWriteDto }) @ApiCreatedResponse(GUIDE_BODY)
-  async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Principal) {
+  async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body });
     return this.reader.present(guide, principal);
   }
@@ -164,7 +164,7 @@ export class GuidesController {
   @Patch(':guideid/steps/:stepid')
   @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
-  async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Principal) {
+  async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Caller) {
     const stepId = stepIdOf(rawStep);
     const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body });
     return this.reader.step(guide, stepId);
@@ -173,7 +173,7 @@ export class GuidesController {
   @Delete(':guideid/steps/:stepid')
   @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
-  async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query) });
     return this.reader.present(guide, principal);
   }
@@ -181,7 +181,7 @@ export class GuidesController {
   @Put(':guideid/steporder')
   @Endpoint({ summary: 'Reorder the steps', description: '`stepids` must list every step once.', token: true, errors: [403, 404, 409, 422] })
   @ApiQuery(REVISION) @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
-  async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Principal) {
+  async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), stepids: body.stepids });
     return this.reader.present(guide, principal);
   }
@@ -190,7 +190,7 @@ export class GuidesController {
   @HttpCode(204)
   @Endpoint({ summary: 'Mark the guide completed (once per user; idempotent)', token: true, errors: [404, 422] })
   @ApiBody({ type: LangBodyDto, required: false }) @ApiNoContentResponse({ description: 'Completed' })
-  async complete(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async complete(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'completion', on: true });
   }
 
@@ -198,14 +198,14 @@ export class GuidesController {
   @HttpCode(204)
   @Endpoint({ summary: 'Undo a completion (idempotent)', token: true, errors: [404] })
   @ApiNoContentResponse({ description: 'Not completed' })
-  async uncomplete(@Param('guideid') raw: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async uncomplete(@Param('guideid') raw: string, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'completion', on: false });
   }
 
   @Get(':guideid/tags')
   @Endpoint({ summary: "A guide's tags (alphabetical)", description: 'A private, deleted or unknown guide answers 403 `Guide is private.`, as the original does.', errors: [403] })
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
-  async tags(@Param('guideid') raw: string, @CurrentPrincipal() viewer: Principal | null): Promise<string[]> {
+  async tags(@Param('guideid') raw: string, @CurrentPrincipal() viewer: Caller | null): Promise<string[]> {
     const id = parseId(raw);
     try {
       if (id === null) throw new GuidePrivateError();
@@ -220,7 +220,7 @@ export class GuidesController {
   @Put(':guideid/tag')
   @Endpoint({ summary: 'Add a tag (Admin)', token: true, errors: [403, 404, 422] })
   @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
-  async addTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Principal) {
+  async addTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: true });
     return this.reader.present(guide, principal);
   }
@@ -228,12 +228,12 @@ export class GuidesController {
   @Delete(':guideid/tag')
   @Endpoint({ summary: 'Remove a tag (Admin)', token: true, errors: [403, 404, 422] })
   @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
-  async removeTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Principal) {
+  async removeTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: false });
     return this.reader.present(guide, principal);
   }
 
-  private async visibility(raw: string, query: Query, principal: Principal, isPublic: boolean) {
+  private async visibility(raw: string, query: Query, principal: Caller, isPublic: boolean) {
     const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), isPublic });
     return this.reader.present(guide, principal);
   }

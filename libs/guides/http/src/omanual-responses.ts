@@ -1,5 +1,4 @@
 import type { Type } from '@nestjs/common';
-import { categoryDocument, type CategoryBody } from './omanual-category.mapper.js';
 import { guideDocument, type GuideBody } from './omanual-guide.mapper.js';
 import { XmlAlternative } from '@rc/shared-http';
 
@@ -8,11 +7,6 @@ const GUIDE_EXAMPLE =
   '<summary>Replace a worn battery.</summary><image/><author id="2">Alice</author>…<steps><step number="0" title="Disconnect the battery"><lines>' +
   '<line bullet="black" level="0" text_raw="Remove the four screws.">Remove the four screws.</line></lines></step></steps>…</guide>';
 
-const CATEGORY_EXAMPLE =
-  '<?xml version="1.0" encoding="UTF-8"?><category xmlns="http://omanual.com/" locale="en"><title>iPhone 12</title><category_info>iPhone 12</category_info>' +
-  '<image/><description>…</description><flags/><ancestors><ancestor>iPhone</ancestor><ancestor>Phone</ancestor></ancestors><children/>…' +
-  '<guides><guide id="2" subject="Battery" type="replacement"><title>iPhone 12 Battery Replacement</title><url>…</url><path>iPhone-12-Battery-Replacement-2/guide.xml</path><image/></guide></guides><documents/></category>';
-
 /** `GET /guides/{id}` in XML: an oManual guide document with the original's `*_raw` attributes. */
 export function GuideXml(json: Type<unknown> | Record<string, unknown>, errors: readonly number[]): MethodDecorator {
   return XmlAlternative({
@@ -20,17 +14,6 @@ export function GuideXml(json: Type<unknown> | Record<string, unknown>, errors: 
     json,
     xml: 'an oManual guide document (omanual_guide.xsd; `introduction_raw`, `conclusion_raw` and `text_raw` attributes carry the markup beside the rendered text)',
     example: GUIDE_EXAMPLE,
-    errors,
-  });
-}
-
-/** `GET /categories/{name}` in XML: an oManual category document with a `contents_raw` attribute. */
-export function CategoryXml(json: Type<unknown> | Record<string, unknown>, errors: readonly number[]): MethodDecorator {
-  return XmlAlternative({
-    render: (body: CategoryBody, { pretty }) => categoryDocument(body, { raw: true, pretty }),
-    json,
-    xml: 'an oManual category document (omanual_category.xsd; a `contents_raw` attribute carries the markup beside the rendered contents)',
-    example: CATEGORY_EXAMPLE,
     errors,
   });
 }

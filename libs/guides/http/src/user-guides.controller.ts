@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { GuideQueries, MarkGuide } from '@rc/guides-domain';
-import { GetUser, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
-import { parseId, parsePage } from '@rc/shared-kernel';
+import { UserSummaries, type Caller } from '@rc/identity-contracts';
+import { parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint, order } from '@rc/shared-http';
 import { LangBodyDto } from './dto/guide.request.dto.js';
 import { FavoriteResponseDto, GuideSummaryResponseDto } from './dto/guide.response.dto.js';
@@ -22,13 +22,13 @@ export class UserGuidesController {
     private readonly reader: GuideReader,
     private readonly queries: GuideQueries,
     private readonly mark: MarkGuide,
-    private readonly getUser: GetUser,
+    private readonly users: UserSummaries,
   ) {}
 
   @Get('user/guides')
   @Endpoint({ summary: "The current user's guides, private ones included", token: true, appId: true, errors: [400] })
   @ApiOkResponse(SUMMARIES)
-  async mine(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  async mine(@Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.reader.summaries(await this.queries.byAuthor(principal.userId, parsePage(query), order(query), true));
   }
 
@@ -43,7 +43,7 @@ export class UserGuidesController {
   @Get('user/favorites/guides')
   @Endpoint({ summary: "The current user's favourite guides, private ones included", token: true, errors: [400] })
   @ApiOkResponse(FAVORITES)
-  async myFavorites(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  async myFavorites(@Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.reader.marked(await this.queries.marked('favorite', principal.userId, parsePage(query), { isAdmin: principal.role === 'Admin' }));
   }
 
@@ -51,7 +51,7 @@ export class UserGuidesController {
   @HttpCode(204)
   @Endpoint({ summary: 'Favourite a guide (idempotent)', token: true, errors: [404, 422] })
   @ApiBody({ type: LangBodyDto, required: false }) @ApiNoContentResponse({ description: 'Favourited' })
-  async favorite(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async favorite(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'favorite', on: true });
   }
 
@@ -59,7 +59,7 @@ export class UserGuidesController {
   @HttpCode(204)
   @Endpoint({ summary: 'Remove a favourite (204 even if it was not one)', token: true, errors: [404] })
   @ApiNoContentResponse({ description: 'Not a favourite' })
-  async unfavorite(@Param('guideid') raw: string, @CurrentPrincipal() principal: Principal): Promise<void> {
+  async unfavorite(@Param('guideid') raw: string, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'favorite', on: false });
   }
 
@@ -74,7 +74,7 @@ export class UserGuidesController {
   @Get('user/completions')
   @Endpoint({ summary: 'Guides the current user completed, private ones included', token: true, errors: [400] })
   @ApiOkResponse(SUMMARIES)
-  async myCompletions(@Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  async myCompletions(@Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.reader.summaries((await this.queries.marked('completion', principal.userId, parsePage(query), { isAdmin: principal.role === 'Admin' })).map((r) => r.guide));
   }
 
@@ -86,9 +86,7 @@ export class UserGuidesController {
     return this.reader.summaries((await this.queries.marked('completion', userId, parsePage(query), null)).map((r) => r.guide));
   }
 
-  private async existingUser(raw: string): Promise<number> {
-    const id = parseId(raw);
-    if (id === null) throw new UserNotFoundError();
-    return (await this.getUser.execute(id as UserId)).id;
+  private existingUser(raw: string): Promise<number> {
+    return this.users.existingUserId(raw);
   }
 }

@@ -1,4 +1,4 @@
-import { unknownUserSummary } from '../identity/user-summary.presenter.js';
+import { unknownUserSummary } from '@rc/identity-contracts';
 import { UserPartsCache, type UserAnnouncements, type UserPart } from './user-parts.js';
 
 /** Announcements as GuideVersions makes them: a sequence, users touched at a number, a live flag. */

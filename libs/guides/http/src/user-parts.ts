@@ -1,9 +1,9 @@
-import type { UserSummaryBody } from '../identity/user-summary.presenter.js';
+import type { UserSummary } from '@rc/identity-contracts';
 import type { UserParts } from './guide-body-template.js';
 
 /** What guide bodies show of one user: the author object, and the name prerequisites show. */
 export interface UserPart {
-  readonly summary: UserSummaryBody;
+  readonly summary: UserSummary;
   readonly username: string;
 }
 

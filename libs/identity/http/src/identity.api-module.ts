@@ -44,11 +44,12 @@ import {
   SmtpMailer,
   type Argon2Parameters,
 } from '@rc/identity-infra-mikro-orm';
+import { UserSummaries } from '@rc/identity-contracts';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { factory, LOGGER } from '@rc/shared-http';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config/config.js';
-import { factory, LOGGER } from '../core.module.js';
-import { UserStandings } from '../people/user-standings.js';
+import { UserStandings } from './user-standings.js';
+import { IdentityUserSummaries } from './user-summaries.js';
 import { AuthController } from './auth.controller.js';
 import { ImpersonationController } from './impersonation.controller.js';
 import { ProfilesController } from './profiles.controller.js';
@@ -56,6 +57,19 @@ import { UserViews } from './user-views.js';
 import { UsersController } from './users.controller.js';
 
 export const IDENTITY_POLICY = Symbol('IdentityPolicy');
+
+/** What the identity module reads of the service's configuration. */
+export interface IdentitySettings {
+  readonly publicBaseUrl: string;
+  readonly publicRegistration: boolean;
+  /** The impersonation route exists only when on. */
+  readonly impersonation: boolean;
+  readonly tokenTtlDays: number;
+  readonly maxTokensPerUser: number;
+  /** Mail goes through SMTP when set, to the mail_outbox table otherwise. */
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+}
 
 export interface IdentityModuleOptions {
   /** Replaces parts of the policy built from the configuration (tests shorten windows and limits). */
@@ -71,7 +85,7 @@ const useCases = [
 /** The identity context's HTTP adapter: ports bound to their MikroORM adapters, use cases built by factories. */
 @Module({})
 export class IdentityApiModule {
-  static register(config: AppConfig, options: IdentityModuleOptions = {}): DynamicModule {
+  static register(config: IdentitySettings, options: IdentityModuleOptions = {}): DynamicModule {
     const policy: IdentityPolicy = {
       ...DEFAULT_IDENTITY_POLICY,
       publicRegistration: config.publicRegistration,
@@ -82,7 +96,8 @@ export class IdentityApiModule {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: IdentityApiModule,
-      // Other contexts' HTTP modules show authors and members through its use cases (GetUsers).
+      // Other contexts' HTTP modules show authors and members through its published UserSummaries,
+      // and the app's global guards use its use cases.
       global: true,
       controllers: [AuthController, UsersController, ProfilesController, ...(config.impersonation ? [ImpersonationController] : [])],
       providers: [
@@ -129,6 +144,7 @@ export class IdentityApiModule {
         factory(ListUsers, (u: UserRepository) => new ListUsers(u), [UserRepository]),
         factory(EditProfile, (u: UserRepository, w: UnitOfWork) => new EditProfile(u, w), [UserRepository, UnitOfWork]),
         factory(UserViews, (s: UserStandings) => new UserViews(s, config.publicBaseUrl), [UserStandings]),
+        factory(UserSummaries, (users: GetUsers, user: GetUser, s: UserStandings) => new IdentityUserSummaries(users, user, s, config.publicBaseUrl), [GetUsers, GetUser, UserStandings]),
         factory(
           EnsureAdmin,
           (u: UserRepository, h: PasswordHasher, t: AuthTokenRepository, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, t, c, w),
@@ -140,7 +156,7 @@ export class IdentityApiModule {
         factory(ListApps, (a: AppRegistry) => new ListApps(a), [AppRegistry]),
         factory(RevokeApp, (a: AppRegistry, c: Clock) => new RevokeApp(a, c), [AppRegistry, Clock]),
       ],
-      exports: [...useCases, UserViews],
+      exports: [...useCases, UserViews, UserSummaries],
     };
   }
 }

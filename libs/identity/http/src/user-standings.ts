@@ -1,8 +1,3 @@
-import { Global, Module } from '@nestjs/common';
-import { MikroORM } from '@mikro-orm/postgresql';
-import { MikroOrmReputationQueries } from '@rc/reputation-infra-mikro-orm';
-import { MikroOrmTeamQueries } from '@rc/teams-infra-mikro-orm';
-
 export interface BadgeCounts {
   readonly bronze: number;
   readonly silver: number;
@@ -19,12 +14,12 @@ export interface UserStanding {
 
 export const NO_STANDING: UserStanding = { reputation: 0, badgeCounts: { bronze: 0, silver: 0, gold: 0, total: 0 }, teams: [] };
 
-/** The reputation context's part: points and badge counts per user, in one query for many users. */
+/** The reputation context's part: points and badge counts per user, in one query for many users (the app binds it). */
 export abstract class ReputationStandings {
   abstract of(userIds: readonly number[]): Promise<Map<number, { reputation: number; badgeCounts: BadgeCounts }>>;
 }
 
-/** The teams context's part: the ids of the teams each user belongs to, in one query for many users. */
+/** The teams context's part: the ids of the teams each user belongs to, in one query for many users (the app binds it). */
 export abstract class TeamMembershipsOfUsers {
   abstract of(userIds: readonly number[]): Promise<Map<number, number[]>>;
 }
@@ -56,25 +51,3 @@ export class UserStandings {
     return (await this.of([userId])).get(userId) ?? NO_STANDING;
   }
 }
-
-/** The reputation context's totals and badge counts. */
-class ReputationContextStandings extends ReputationStandings {
-  constructor(private readonly queries: MikroOrmReputationQueries) {
-    super();
-  }
-
-  of(userIds: readonly number[]): Promise<Map<number, { reputation: number; badgeCounts: BadgeCounts }>> {
-    return this.queries.standings(userIds);
-  }
-}
-
-@Global()
-@Module({
-  providers: [
-    { provide: ReputationStandings, inject: [MikroORM], useFactory: (orm: MikroORM) => new ReputationContextStandings(new MikroOrmReputationQueries(orm.em)) },
-    { provide: TeamMembershipsOfUsers, inject: [MikroORM], useFactory: (orm: MikroORM): TeamMembershipsOfUsers => { const teams = new MikroOrmTeamQueries(orm.em); return { of: (userIds) => teams.teamIdsOfUsers(userIds) }; } },
-    { provide: UserStandings, inject: [ReputationStandings, TeamMembershipsOfUsers], useFactory: (r: ReputationStandings, t: TeamMembershipsOfUsers) => new UserStandings(r, t) },
-  ],
-  exports: [UserStandings],
-})
-export class PeopleModule {}

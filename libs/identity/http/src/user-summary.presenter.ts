@@ -1,17 +1,9 @@
 import type { User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
-import { NO_STANDING, type UserStanding } from '../people/user-standings.js';
+import type { UserSummary } from '@rc/identity-contracts';
+import { NO_STANDING, type UserStanding } from './user-standings.js';
 
-export interface UserSummaryBody {
-  userid: number;
-  username: string;
-  unique_username: string | null;
-  join_date: number;
-  image: null;
-  reputation: number;
-  url: string;
-  teams: number[];
-}
+export type UserSummaryBody = UserSummary;
 
 /**
  * UserSummary (reference §3.2): embedded as guide authors and in user lists, without
@@ -29,9 +21,4 @@ export function presentUserSummary(user: User, baseUrl: string, standing: UserSt
     url: `${baseUrl}/User/${user.id}/${encodeURIComponent(user.username).replace(/%20/g, '+')}`,
     teams: [...standing.teams],
   };
-}
-
-/** The author of content whose account is gone. */
-export function unknownUserSummary(userid: number, baseUrl: string): UserSummaryBody {
-  return { userid, username: 'Deleted user', unique_username: null, join_date: 0, image: null, reputation: 0, url: `${baseUrl}/User/${userid}`, teams: [] };
 }

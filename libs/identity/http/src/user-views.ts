@@ -1,5 +1,5 @@
 import type { User } from '@rc/identity-domain';
-import type { UserStandings } from '../people/user-standings.js';
+import type { UserStandings } from './user-standings.js';
 import { presentUser, type UserPresentation } from './user.presenter.js';
 import { presentUserSummary, type UserSummaryBody } from './user-summary.presenter.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';

@@ -1,5 +1,5 @@
 import { User, type Email, type UserId } from '@rc/identity-domain';
-import { NO_STANDING, ReputationStandings, TeamMembershipsOfUsers, UserStandings, type BadgeCounts, type UserStanding } from '../people/user-standings.js';
+import { NO_STANDING, ReputationStandings, TeamMembershipsOfUsers, UserStandings, type BadgeCounts, type UserStanding } from './user-standings.js';
 import { presentUser } from './user.presenter.js';
 import { presentUserSummary } from './user-summary.presenter.js';
 import { UserViews } from './user-views.js';

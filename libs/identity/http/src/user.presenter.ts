@@ -1,7 +1,7 @@
 import { privilegesOf, type User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import { renderWiki } from '@rc/shared-http';
-import { NO_STANDING, type UserStanding } from '../people/user-standings.js';
+import { NO_STANDING, type UserStanding } from './user-standings.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';
 
 export interface UserPresentation {

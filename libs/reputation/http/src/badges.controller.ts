@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { GetUser, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
+import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { BADGE_CATEGORIES, GetUserBadges, ReputationQueries } from '@rc/reputation-domain';
-import { parseId } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { presentBadge, presentBadgeListItem, type BadgeBody, type BadgeListItemBody } from './badge.presenter.js';
 import { BadgeListItemResponseDto, BadgeResponseDto } from './dto/badge.response.dto.js';
@@ -16,7 +15,7 @@ export class BadgesController {
   constructor(
     private readonly badges: GetUserBadges,
     private readonly queries: ReputationQueries,
-    private readonly users: GetUser,
+    private readonly users: UserSummaries,
   ) {}
 
   @Get('badges')
@@ -32,17 +31,15 @@ export class BadgesController {
   @ApiQuery(CATEGORY)
   @ApiOkResponse({ type: BadgeListItemResponseDto, isArray: true })
   async ofUser(@Param('userid') raw: string, @Query('category') category: unknown): Promise<BadgeListItemBody[]> {
-    const id = parseId(raw);
-    if (id === null) throw new UserNotFoundError();
-    const user = await this.users.execute(id as UserId);
-    return (await this.badges.execute({ userId: user.id, category })).map(presentBadgeListItem);
+    const userId = await this.users.existingUserId(raw);
+    return (await this.badges.execute({ userId, category })).map(presentBadgeListItem);
   }
 
   @Get('user/badges')
   @Endpoint({ summary: "The caller's badges", description: ORDER, token: true, errors: [422] })
   @ApiQuery(CATEGORY)
   @ApiOkResponse({ type: BadgeListItemResponseDto, isArray: true })
-  async mine(@CurrentPrincipal() principal: Principal, @Query('category') category: unknown): Promise<BadgeListItemBody[]> {
+  async mine(@CurrentPrincipal() principal: Caller, @Query('category') category: unknown): Promise<BadgeListItemBody[]> {
     return (await this.badges.execute({ userId: principal.userId, category })).map(presentBadgeListItem);
   }
 }

@@ -1,8 +1,6 @@
-import type { User } from '@rc/identity-domain';
+import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import type { TeamView } from '@rc/teams-domain';
-import { presentUserSummary, unknownUserSummary, type UserSummaryBody } from '../identity/user-summary.presenter.js';
-import { NO_STANDING, type UserStanding } from '../people/user-standings.js';
 
 export interface TeamBody {
   teamid: number;
@@ -41,8 +39,6 @@ export function presentTeam(view: TeamView, reputation: number, baseUrl: string)
  * and team ids from the user's standing. An account that is no longer active shows as a
  * placeholder with no standing.
  */
-export function presentMember(userId: number, user: User | undefined, standing: UserStanding | undefined, baseUrl: string): UserSummaryBody {
-  if (!user) return unknownUserSummary(userId, baseUrl);
-  const own = standing ?? NO_STANDING;
-  return { ...presentUserSummary(user, baseUrl), reputation: own.reputation, teams: [...own.teams] };
+export function presentMember(userId: number, user: UserSummary | undefined, baseUrl: string): UserSummary {
+  return user ?? unknownUserSummary(userId, baseUrl);
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Principal } from '@rc/identity-domain';
+import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import {
   CreateTeam,
@@ -15,15 +15,14 @@ import {
   type TeamActor,
   type TeamId,
 } from '@rc/teams-domain';
-import { UserSummaryResponseDto } from '../guides/dto/guide.response.dto.js';
-import { order, timestamp, CurrentPrincipal, Endpoint } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, order, timestamp, UserSummaryResponseDto } from '@rc/shared-http';
 import { CreateTeamDto } from './dto/team.request.dto.js';
 import { TeamResponseDto } from './dto/team.response.dto.js';
 import { TeamReader } from './team-reader.js';
 
 type Query = Record<string, unknown>;
 
-const actorOf = (principal: Principal): TeamActor => ({ userId: principal.userId, isAdmin: principal.role === 'Admin' });
+const actorOf = (principal: Caller): TeamActor => ({ userId: principal.userId, isAdmin: principal.role === 'Admin' });
 
 /** A path id that is not a positive integer names no team. */
 function teamIdOf(raw: string): TeamId {
@@ -94,7 +93,7 @@ export class TeamsController {
     errors: [422],
   })
   @ApiBody({ type: CreateTeamDto }) @ApiCreatedResponse({ description: 'The new team (reference §3.14)', type: TeamResponseDto })
-  async create(@Body() body: CreateTeamDto, @CurrentPrincipal() principal: Principal) {
+  async create(@Body() body: CreateTeamDto, @CurrentPrincipal() principal: Caller) {
     const team = await this.createTeam.execute({ actor: actorOf(principal), fields: body });
     const [created] = await this.reader.teams([teamViewOf(team)]);
     return created;
@@ -112,7 +111,7 @@ export class TeamsController {
   })
   @ApiParam(TEAM_ID) @ApiParam(USER_ID) @ApiQuery({ name: 'join_code', required: false, description: "The team's join code, when joining by yourself" })
   @ApiOkResponse(MEMBERS)
-  async join(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @Query() query: Query, @CurrentPrincipal() principal: Principal) {
+  async join(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const teamId = teamIdOf(rawTeam);
     const team = await this.joinOrAdd.execute({ actor: actorOf(principal), teamId, userId: userIdOf(rawUser, () => new TeamUserNotFoundError()), joinCode: joinCodeOf(query) });
     return this.reader.members(team.memberIds);
@@ -129,7 +128,7 @@ export class TeamsController {
     errors: [403, 404],
   })
   @ApiParam(TEAM_ID) @ApiParam(USER_ID) @ApiOkResponse({ ...MEMBERS, description: 'The remaining members, ordered by userid' })
-  async leave(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @CurrentPrincipal() principal: Principal) {
+  async leave(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @CurrentPrincipal() principal: Caller) {
     const teamId = teamIdOf(rawTeam);
     const team = await this.removeMember.execute({ actor: actorOf(principal), teamId, userId: userIdOf(rawUser, () => new NotATeamMemberError()) });
     return this.reader.members(team.memberIds);

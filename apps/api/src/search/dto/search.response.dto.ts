@@ -1,5 +1,6 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import { GuideSummaryResponseDto, ImageResponseDto } from '../../guides/dto/guide.response.dto.js';
+import { GuideSummaryResponseDto } from '@rc/guides-http';
+import { ImageResponseDto } from '@rc/shared-http';
 
 // Documentation of the search bodies (reference §2.8, §3.17). The controller builds the bodies;
 // these classes only describe them for OpenAPI.

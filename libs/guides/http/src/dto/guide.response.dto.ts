@@ -1,29 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
 // classes only describe them for OpenAPI.
-
-export class ImageResponseDto {
-  @ApiProperty() id!: number;
-  @ApiProperty() guid!: string;
-  @ApiPropertyOptional({ format: 'uri' }) mini?: string;
-  @ApiPropertyOptional({ format: 'uri' }) thumbnail?: string;
-  @ApiPropertyOptional({ format: 'uri' }) standard?: string;
-  @ApiPropertyOptional({ format: 'uri' }) medium?: string;
-  @ApiPropertyOptional({ format: 'uri' }) large?: string;
-  @ApiProperty({ format: 'uri' }) original!: string;
-}
-
-export class UserSummaryResponseDto {
-  @ApiProperty() userid!: number;
-  @ApiProperty() username!: string;
-  @ApiProperty({ nullable: true, type: String }) unique_username!: string | null;
-  @ApiProperty({ description: 'UNIX seconds' }) join_date!: number;
-  @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
-  @ApiProperty() reputation!: number;
-  @ApiProperty({ format: 'uri' }) url!: string;
-  @ApiProperty({ type: [Number] }) teams!: number[];
-}
 
 export class GuideSummaryResponseDto {
   @ApiProperty({ enum: ['guide'] }) dataType!: 'guide';

@@ -1,0 +1,36 @@
+import { GetUser, GetUsers, UserNotFoundError, type User, type UserId } from '@rc/identity-domain';
+import { UserSummaries, type UserSummary } from '@rc/identity-contracts';
+import { parseId } from '@rc/shared-kernel';
+import { presentUserSummary } from './user-summary.presenter.js';
+import type { UserStanding, UserStandings } from './user-standings.js';
+
+/**
+ * The identity context's published UserSummaries: active accounts in one lookup and, when asked,
+ * their standing in one batch alongside it.
+ */
+export class IdentityUserSummaries extends UserSummaries {
+  constructor(
+    private readonly users: GetUsers,
+    private readonly user: GetUser,
+    private readonly standings: UserStandings,
+    private readonly baseUrl: string,
+  ) {
+    super();
+  }
+
+  async of(userIds: readonly number[], options: { readonly standings?: boolean } = {}): Promise<Map<number, UserSummary>> {
+    const ids = [...new Set(userIds)] as UserId[];
+    if (!ids.length) return new Map();
+    const [users, standings] = await Promise.all([
+      this.users.execute(ids),
+      options.standings ? this.standings.of(ids) : new Map<number, UserStanding>(),
+    ]);
+    return new Map([...users].map(([id, user]: [number, User]) => [id, presentUserSummary(user, this.baseUrl, standings.get(id))]));
+  }
+
+  async existingUserId(raw: string): Promise<number> {
+    const id = parseId(raw);
+    if (id === null) throw new UserNotFoundError();
+    return (await this.user.execute(id as UserId)).id;
+  }
+}

@@ -1,0 +1,2 @@
+// The reputation context's HTTP adapter: badges.
+export * from './reputation.api-module.js';
