@@ -1,9 +1,16 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import express, { type Response } from 'express';
 import { sendJson } from './respond.js';
+import { RouteTable } from './route-table.js';
 
-/** Nest's Express adapter, replying with the API's exact JSON content type and `?pretty`. */
+/**
+ * Nest's Express adapter, replying with the API's exact JSON content type and `?pretty`, and
+ * recording the routes registered through it (by Nest's router and by Swagger UI) in `routes`.
+ */
 export class ApiExpressAdapter extends ExpressAdapter {
+  /** Every route registered through the adapter's public route methods (`all` excepted: no endpoint of its own). */
+  readonly routes = new RouteTable();
+
   constructor() {
     // Router settings are read when the router is created, before any route exists.
     const app = express();
@@ -17,6 +24,39 @@ export class ApiExpressAdapter extends ExpressAdapter {
    */
   override mapException(error: unknown): unknown {
     return error;
+  }
+
+  override get(...args: unknown[]): unknown {
+    return this.route('GET', args, () => super.get(...(args as [never, never])));
+  }
+
+  override post(...args: unknown[]): unknown {
+    return this.route('POST', args, () => super.post(...(args as [never, never])));
+  }
+
+  override put(...args: unknown[]): unknown {
+    return this.route('PUT', args, () => super.put(...(args as [never, never])));
+  }
+
+  override patch(...args: unknown[]): unknown {
+    return this.route('PATCH', args, () => super.patch(...(args as [never, never])));
+  }
+
+  override delete(...args: unknown[]): unknown {
+    return this.route('DELETE', args, () => super.delete(...(args as [never, never])));
+  }
+
+  override head(...args: unknown[]): unknown {
+    return this.route('HEAD', args, () => super.head(...(args as [never, never])));
+  }
+
+  override options(...args: unknown[]): unknown {
+    return this.route('OPTIONS', args, () => super.options(...(args as [never, never])));
+  }
+
+  private route(method: string, args: unknown[], register: () => unknown): unknown {
+    if (typeof args[0] === 'string') this.routes.add(method, args[0]);
+    return register();
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

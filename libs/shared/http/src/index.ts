@@ -11,6 +11,7 @@ export * from './middleware.js';
 export * from './params.js';
 export * from './respond.js';
 export * from './route-needs.js';
+export * from './route-table.js';
 export * from './shared-objects.dto.js';
 export * from './validation.js';
 export * from './wiring.js';

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { sendError } from './respond.js';
+import type { RouteTable } from './route-table.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -47,26 +48,14 @@ export function jsonBody(): RequestHandler {
   return express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
 }
 
-interface RouteLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-  match(path: string): boolean;
-}
-
 /**
  * A known path asked with a method it does not have is a 405 with `Allow` (an unknown path stays
- * a 404). The route table is read from the router once all routes are registered.
+ * a 404). The routes are those the application registered (see RouteTable), read per request.
  */
-export function methodNotAllowed(getRouter: () => { stack: unknown[] } | undefined): RequestHandler {
-  let routes: RouteLayer[] | null = null;
+export function methodNotAllowed(routes: RouteTable): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'OPTIONS') return next();
-    // Middleware that Nest mounts as routes answers every method (`router.all`): not an endpoint.
-    routes ??= ((getRouter()?.stack ?? []) as RouteLayer[]).filter((layer) => layer.route && !layer.route.methods['acl']);
-    const allowed = new Set<string>();
-    for (const layer of routes) {
-      if (!layer.match(req.path)) continue;
-      for (const [method, on] of Object.entries(layer.route!.methods)) if (on) allowed.add(method.toUpperCase());
-    }
+    const allowed = routes.methodsOf(req.path);
     if (allowed.size === 0 || allowed.has(req.method) || (req.method === 'HEAD' && allowed.has('GET'))) return next();
     if (allowed.has('GET')) allowed.add('HEAD');
     allowed.add('OPTIONS');
