@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -104,7 +104,7 @@ export class ArchiveBuilder {
     const zip = new ArchiveZip();
     const file = createWriteStream(pending.path, { flags: 'wx' });
     const written = pipeline(
-      zip as unknown as Readable,
+      zip.output,
       new Transform({
         transform(chunk: Buffer, _encoding, done) {
           hash.update(chunk);

@@ -1,66 +1,43 @@
-import type { Readable } from 'node:stream';
-import ZipStream from 'zip-stream';
-
-type Write = (chunk: Buffer | string) => boolean;
-
-// The stream write below ArchiveOutputStream's own `write` (which also counts the offset).
-function streamWriteOf(stream: object): Write {
-  let proto: object | null = Object.getPrototypeOf(stream) as object;
-  while (proto && !Object.prototype.hasOwnProperty.call(proto, 'write')) proto = Object.getPrototypeOf(proto) as object | null;
-  const below = proto ? (Object.getPrototypeOf(proto) as { write?: Write } | null) : null;
-  if (!below?.write) throw new Error('zip-stream: unexpected class layout');
-  return below.write;
-}
-
-const GATHER = 64 * 1024;
+import { PassThrough, type Readable } from 'node:stream';
+import yazl from 'yazl';
 
 /**
- * zip-stream (the ZIP writer of the archiver project), with one change: at `finalize()`, the
- * central directory is written in 64 KiB pieces. The library writes it as some twenty small
- * buffers per entry in one synchronous loop, so with 100,000 entries two million write requests
- * would queue up in memory at once (about 600 MB); gathered, they are a few hundred.
+ * The archive's ZIP writer, on yazl's public API: entries are compressed and written one after
+ * another through `output` (with back-pressure, ZIP64 when the archive needs it), and each entry's
+ * data is asked for only when its turn comes, so one entry at a time is in memory. The central
+ * directory, written at `finalize()`, is one record per entry.
  */
-export class ArchiveZip extends ZipStream {
-  constructor() {
-    super({ zlib: { level: 6 } });
+export class ArchiveZip {
+  private readonly zip = new yazl.ZipFile();
+
+  /** The ZIP file's bytes (yazl's output stream, a stream.PassThrough: typed as a plain readable stream). */
+  get output(): Readable {
+    return this.zip.outputStream as Readable;
   }
 
-  // compress-commons' hook (ZipArchiveOutputStream._finish) that writes the central directory and ends the stream.
-  override _finish(): void {
-    const self = this as unknown as { offset: number; write: Write; end: (...args: unknown[]) => unknown; _finish(): void };
-    const streamWrite = streamWriteOf(this);
-    const pending: Buffer[] = [];
-    let length = 0;
-    const flush = () => {
-      if (!length) return;
-      streamWrite.call(this, Buffer.concat(pending, length));
-      pending.length = 0;
-      length = 0;
-    };
-    const end = self.end;
-    self.write = (chunk: Buffer | string) => {
-      if (!chunk?.length) return true;
-      // As the library counts it (its names are ASCII strings or UTF-8 buffers).
-      self.offset += chunk.length;
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      pending.push(bytes);
-      length += bytes.length;
-      if (length >= GATHER) flush();
-      return true;
-    };
-    self.end = (...args: unknown[]) => {
-      flush();
-      delete (self as Partial<typeof self>).write;
-      delete (self as Partial<typeof self>).end;
-      return end.apply(this, args);
-    };
-    (Object.getPrototypeOf(ArchiveZip.prototype) as { _finish(this: unknown): void })._finish.call(this);
-  }
-
-  /** Adds one entry; resolves once the ZIP stream has taken all of it. */
+  /** Adds one entry; resolves once the ZIP stream has read all of it. */
   add(source: Buffer | Readable, data: { name: string; date: Date }): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.entry(source, data, (error) => (error ? reject(error) : resolve()));
+    // yazl keeps each entry's data function until the end (for the central directory): it must
+    // not hold on to the data, which is dropped once handed over.
+    let pending: { source: Buffer | Readable; resolve: () => void; reject: (error: Error) => void } | null = null;
+    const added = new Promise<void>((resolve, reject) => (pending = { source, resolve, reject }));
+    this.zip.addReadStreamLazy(data.name, { mtime: data.date, compressionLevel: 6 }, (give) => {
+      const { source: data, resolve, reject } = pending!;
+      pending = null;
+      const stream = Buffer.isBuffer(data) ? new PassThrough().end(data) : data;
+      stream.once('end', () => resolve());
+      stream.once('error', reject);
+      give(null, stream);
     });
+    return added;
+  }
+
+  /** No more entries: the central directory follows, then the output ends. */
+  finalize(): void {
+    this.zip.end();
+  }
+
+  destroy(): void {
+    this.output.destroy();
   }
 }
