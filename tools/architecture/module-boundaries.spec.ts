@@ -50,6 +50,17 @@ const violations: Array<[string, string, string, RegExp]> = [
   ['reputation reads the guides domain (only its published events are allowed)', 'libs/reputation/domain/src/probe.ts', "import { Guide } from '@rc/guides-domain';", /scope:reputation" can only depend on libs tagged with "scope:reputation", "scope:shared", "type:contracts"/],
   ['reputation infra imports the identity infra', 'libs/reputation/infra-mikro-orm/src/probe.ts', "import { identitySchemas } from '@rc/identity-infra-mikro-orm';", /scope:reputation" can only depend on libs tagged/],
   ['teams imports reputation', 'libs/teams/domain/src/probe.ts', "import { POINTS } from '@rc/reputation-domain';", /scope:teams" can only depend on libs tagged with "scope:teams", "scope:shared", "type:contracts"/],
+  // Each context's HTTP adapter sees its own context, the HTTP kernel and published contracts only.
+  ['guides/http imports catalog/http (another context\'s HTTP adapter)', 'libs/guides/http/src/probe.ts', "import { CatalogApiModule } from '@rc/catalog-http';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
+  ['guides/http imports catalog/domain', 'libs/guides/http/src/probe.ts', "import { ViewWiki } from '@rc/catalog-domain';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
+  ['guides/http imports catalog/infra-mikro-orm', 'libs/guides/http/src/probe.ts', "import { catalogSchemas } from '@rc/catalog-infra-mikro-orm';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
+  ['teams/http imports identity/http (users come through identity\'s contracts)', 'libs/teams/http/src/probe.ts', "import { IdentityApiModule } from '@rc/identity-http';", /scope:teams" can only depend on libs tagged with "scope:teams", "scope:shared", "type:contracts"/],
+  ['reputation/http imports identity/domain', 'libs/reputation/http/src/probe.ts', "import { GetUser } from '@rc/identity-domain';", /scope:reputation" can only depend on libs tagged with "scope:reputation", "scope:shared", "type:contracts"/],
+  ['a context\'s HTTP adapter imports the archive (a cycle too)', 'libs/catalog/http/src/probe.ts', "import { ArchiveModule } from '@rc/archive-http';", /scope:catalog" can only depend on libs tagged|Circular dependency between "@rc\/catalog-http" and "@rc\/archive-http"/],
+  ['the HTTP kernel imports a context', 'libs/shared/http/src/probe.ts', "import { UserSummaries } from '@rc/identity-contracts';", /scope:shared" can only depend on libs tagged with "scope:shared"/],
+  ['infra imports an HTTP adapter (a cycle too)', 'libs/teams/infra-mikro-orm/src/probe.ts', "import { TeamReader } from '@rc/teams-http';", /type:infra" can only depend on libs tagged|Circular dependency between "@rc\/teams-infra-mikro-orm" and "@rc\/teams-http"/],
+  ['domain imports the HTTP kernel', 'libs/teams/domain/src/probe.ts', "import { Endpoint } from '@rc/shared-http';", /type:domain" can only depend on libs tagged with "type:domain", "type:contracts"/],
+  ['contracts import the HTTP kernel', 'libs/identity/contracts/src/probe.ts', "import { Endpoint } from '@rc/shared-http';", /type:contracts" can only depend on libs tagged with "type:contracts"/],
   ['a project reached by a relative path', 'libs/identity/domain/src/probe.ts', "import { identitySchemas } from '../../infra-mikro-orm/src/index.js';", /must begin with a npm scope|relative or absolute path/],
 ];
 
@@ -71,6 +82,13 @@ describe('module boundaries (ESLint)', () => {
     ],
     ['domain uses the shared kernel', 'libs/identity/domain/src/probe.ts', "import { Clock } from '@rc/shared-kernel';\nexport const probe = Clock;"],
     ['reputation uses the events the guides context publishes', 'libs/reputation/domain/src/probe.ts', "import type { GuideEvent } from '@rc/guides-contracts';\nexport type Probe = GuideEvent;"],
+    [
+      'an HTTP adapter uses its own context, the HTTP kernel and another context\'s contracts',
+      'libs/guides/http/src/probe.ts',
+      "import { GuideQueries } from '@rc/guides-domain';\nimport { guidesSchemas } from '@rc/guides-infra-mikro-orm';\nimport { Endpoint } from '@rc/shared-http';\nimport { UserSummaries } from '@rc/identity-contracts';\nexport const probe = [GuideQueries, guidesSchemas, Endpoint, UserSummaries];",
+    ],
+    ['the app imports each context\'s HTTP module', 'apps/api/src/probe.ts', "import { GuidesApiModule } from '@rc/guides-http';\nimport { TeamsApiModule } from '@rc/teams-http';\nimport { ArchiveModule } from '@rc/archive-http';\nexport const probe = [GuidesApiModule, TeamsApiModule, ArchiveModule];"],
+    ['the archive uses the guides\' and the catalog\'s HTTP adapters', 'libs/archive/http/src/probe.ts', "import { guideDocument } from '@rc/guides-http';\nimport { WikiReader } from '@rc/catalog-http';\nexport const probe = [guideDocument, WikiReader];"],
   ])('allows: %s', async (_name, file, code) => {
     const result = await lint(file, `${code}\n`);
     expect(result.output).not.toMatch(/rule will be skipped/);
