@@ -10,6 +10,7 @@ import { ApiExpressAdapter } from './http/api-express-adapter.js';
 import { installFallbacks } from './http/middleware.js';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
+import { ArchiveScheduler } from './archive/archive-scheduler.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
 import { guideFastPath, type HotPath } from './guides/guide-fast-path.js';
 import { GuideVersions } from './guides/guide-versions.js';
@@ -46,6 +47,9 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   if (provisioning) await provision(app, config, logger);
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
+  // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
+  // when there is none: after the migrations, since a build reads the content.
+  app.get(ArchiveScheduler).start(config.archiveCheckSeconds);
   return app;
 }
 
