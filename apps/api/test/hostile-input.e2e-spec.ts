@@ -1,0 +1,179 @@
+import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+
+// Request bodies and requests built to break the server: deep nesting, text that is not Unicode,
+// keys that name prototypes, a null or BOM-prefixed body, and requests Node's HTTP parser refuses.
+// Each must be answered with a status of the contract and its JSON error body, writing nothing.
+
+type Who = 'alice' | 'admin';
+
+/** The API's error body and exact JSON content type. */
+function expectError(res: ApiResponse, status: number, message?: string): void {
+  expect({ status: res.status, body: res.body }).toEqual({ status, body: expect.objectContaining({ error: true, message: message ?? expect.any(String) }) });
+  expect(res.headers.get('content-type')).toBe('application/json');
+}
+
+const TOO_DEEP = 'Request body is nested too deeply';
+const NOT_UNICODE = 'Request body contains text that is not valid Unicode';
+const INVALID_JSON = 'Invalid JSON in the request body';
+
+/** `depth` nested arrays around `inner`: `[[[inner]]]`. */
+const arrays = (depth: number, inner = ''): string => '['.repeat(depth) + inner + ']'.repeat(depth);
+/** `depth` nested objects: `{"a":{"a":…{}…}}`. */
+const objects = (depth: number): string => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+
+/** UTF-8 bytes of `before`, then `bytes` as they are, then UTF-8 bytes of `after`. */
+const withBytes = (before: string, bytes: number[], after: string): Uint8Array<ArrayBuffer> =>
+  new Uint8Array([...Buffer.from(before, 'utf8'), ...bytes, ...Buffer.from(after, 'utf8')]);
+
+describe('hostile input over real HTTP', () => {
+  let api: TestApi;
+  const token: Record<Who, string> = { alice: '', admin: '' };
+  let serial = 0;
+
+  const guideCount = async () => (await api.sql<{ n: number }>('SELECT count(*)::int AS n FROM guides'))[0]!.n;
+  const pageCount = async () => (await api.sql<{ n: number }>('SELECT count(*)::int AS n FROM wiki_pages'))[0]!.n;
+  const newGuide = async () => {
+    serial += 1;
+    const res = await api.request('POST', '/guides', { token: token.alice, body: { category: 'iPhone 12', type: 'repair', title: `Hostile guide ${serial}` } });
+    if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+    return res.body as { guideid: number; revisionid: number };
+  };
+  const readGuide = async (guideid: number) => {
+    const res = await api.request('GET', `/guides/${guideid}`, { token: token.alice });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    for (const who of ['alice', 'admin'] as const) token[who] = await api.logIn(DEMO_ACCOUNTS[who].email, DEMO_ACCOUNTS[who].password);
+  });
+  afterAll(() => api.close());
+
+  describe('deeply nested JSON', () => {
+    it(`answers a body nested 3,000 levels deep with 400 "${TOO_DEEP}" on an anonymous route, never 500`, async () => {
+      for (const text of [arrays(3000), objects(3000), `{"email":${arrays(3000, '"a@example.com"')}}`]) {
+        expect(Buffer.byteLength(text)).toBeGreaterThan(5000);
+        const res = await api.request('POST', '/users/reset_password', { body: text });
+        expectError(res, 400, TOO_DEEP);
+        expect(Object.keys(res.body).sort()).toEqual(['error', 'message']);
+      }
+      const login = await api.request('POST', '/user/token', { appId: DEMO_APP_ID, body: `{"email":"a@example.com","password":${objects(3000)}}` });
+      expectError(login, 400, TOO_DEEP);
+    });
+
+    it('answers it on an authenticated write route too, and writes nothing', async () => {
+      const before = await guideCount();
+      const body = `{"category":"iPhone 12","type":"repair","title":"Deep","steps":${arrays(3000)}}`;
+      expectError(await api.request('POST', '/guides', { token: token.alice, body }), 400, TOO_DEEP);
+      expectError(await api.request('POST', '/guides', { token: token.alice, body: objects(6000) }), 400, TOO_DEEP);
+      expect(await guideCount()).toBe(before);
+    });
+
+    it(`refuses depth ${MAX_JSON_DEPTH + 1} and parses depth ${MAX_JSON_DEPTH} (then the DTO answers)`, async () => {
+      expect(MAX_JSON_DEPTH).toBe(64);
+      const over = await api.request('POST', '/users/reset_password', { body: `{"email":${arrays(MAX_JSON_DEPTH)}}` });
+      expectError(over, 400, TOO_DEEP);
+      const at = await api.request('POST', '/users/reset_password', { body: `{"email":${arrays(MAX_JSON_DEPTH - 1)}}` });
+      expectError(at, 422);
+      expect(at.body.errors).toEqual([{ field: 'email', message: expect.any(String) }]);
+    });
+
+    it('answers it on a route that reads no body, and outside the API prefix, with 400 too', async () => {
+      const guide = await newGuide();
+      expectError(await api.request('PUT', `/guides/${guide.guideid}/completed`, { token: token.alice, body: arrays(3000) }), 400, TOO_DEEP);
+      expectError(await api.raw('POST', '/api/1.0/whatever', { body: arrays(3000) }), 400, TOO_DEEP);
+    });
+  });
+
+  describe('text that is not Unicode', () => {
+    it('refuses a lone surrogate in a guide title with 400 and creates no guide', async () => {
+      const before = await guideCount();
+      for (const title of ['Broken \ud800 title', 'Broken \udfff', 'Ends high \udbff']) {
+        const res = await api.request('POST', '/guides', { token: token.alice, body: { category: 'iPhone 12', type: 'repair', title } });
+        expect(res.text).not.toContain('"guideid"');
+        expectError(res, 400, NOT_UNICODE);
+        expect(Object.keys(res.body).sort()).toEqual(['error', 'message']);
+      }
+      // The escape as a client writes it by hand, and in a key.
+      expectError(await api.request('POST', '/guides', { token: token.alice, body: '{"category":"iPhone 12","type":"repair","title":"x\\uD800y"}' }), 400, NOT_UNICODE);
+      expectError(await api.request('POST', '/guides', { token: token.alice, body: '{"category":"iPhone 12","type":"repair","ti\\udc00tle":"x"}' }), 400, NOT_UNICODE);
+      expect(await guideCount()).toBe(before);
+    });
+
+    it('accepts a proper surrogate pair (an emoji) in the same field', async () => {
+      const res = await api.request('POST', '/guides', { token: token.alice, body: { category: 'iPhone 12', type: 'repair', title: 'Fix it \ud83d\udd27 now' } });
+      expect(res.status).toBe(201);
+      expect(res.body.title).toBe('Fix it 🔧 now');
+    });
+
+    it('refuses raw bytes that are not UTF-8 in a guide title with 400 and creates no guide', async () => {
+      const before = await guideCount();
+      for (const bytes of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+        const body = withBytes('{"category":"iPhone 12","type":"repair","title":"Bad ', bytes, ' bytes"}');
+        const res = await api.raw('POST', '/api/2.0/guides', { headers: { Authorization: `api ${token.alice}`, 'Content-Type': 'application/json' }, body });
+        expect({ bytes, status: res.status }).toEqual({ bytes, status: 400 });
+        expectError(res, 400, NOT_UNICODE);
+      }
+      expect(await guideCount()).toBe(before);
+    });
+
+    it('refuses a lone surrogate in the text of a step line with 400 and leaves the step as it was', async () => {
+      const guide = await newGuide();
+      const added = await api.request('POST', `/guides/${guide.guideid}/steps`, { token: token.alice, body: { lines: [{ text: 'Good text.', bullet: 'black', level: 0 }] } });
+      expect(added.status).toBe(201);
+      const before = await readGuide(guide.guideid);
+      const step = before.steps[0];
+
+      const patched = await api.request('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}?revisionid=${step.revisionid}`, {
+        token: token.alice,
+        body: { lines: [{ text: 'Bad \ud800 text.', bullet: 'black', level: 0 }] },
+      });
+      expectError(patched, 400, NOT_UNICODE);
+      const posted = await api.request('POST', `/guides/${guide.guideid}/steps`, { token: token.alice, body: { lines: [{ text: '\udc00', bullet: 'black', level: 0 }] } });
+      expectError(posted, 400, NOT_UNICODE);
+      const raw = await api.raw('PATCH', `/api/2.0/guides/${guide.guideid}/steps/${step.stepid}?revisionid=${step.revisionid}`, {
+        headers: { Authorization: `api ${token.alice}` },
+        body: withBytes('{"lines":[{"text":"Bad ', [0xed, 0xb0, 0x80], '","bullet":"black","level":0}]}'),
+      });
+      expectError(raw, 400, NOT_UNICODE);
+
+      expect(await readGuide(guide.guideid)).toEqual(before);
+    });
+
+    it('refuses a lone surrogate in wiki contents (create and edit) with 400 and writes no page or revision', async () => {
+      const before = await pageCount();
+      const created = await api.request('POST', '/wikis', { token: token.admin, body: { namespace: 'WIKI', title: 'Hostile page', contents: "Use '''flux''' \ud800." } });
+      expectError(created, 400, NOT_UNICODE);
+      expect(await pageCount()).toBe(before);
+      expect((await api.request('GET', '/wikis/WIKI/Hostile_page')).status).toBe(404);
+
+      const page = await api.request('POST', '/wikis', { token: token.admin, body: { namespace: 'WIKI', title: 'Hostile page', contents: 'Good contents.' } });
+      expect(page.status).toBe(201);
+      const edited = await api.request('PATCH', `/wikis/WIKI/Hostile_page?revisionid=${page.body.revisionid}`, { token: token.admin, body: { contents: 'Bad \udfff contents.' } });
+      expectError(edited, 400, NOT_UNICODE);
+      const after = await api.request('GET', '/wikis/WIKI/Hostile_page', { token: token.admin });
+      expect(after.body).toEqual(page.body);
+    });
+  });
+
+  describe('bodies the README calls bad', () => {
+    it(`answers a BOM before valid JSON with 400 "${INVALID_JSON}" and changes nothing`, async () => {
+      const bom = [0xef, 0xbb, 0xbf];
+      const alice = JSON.stringify({ email: DEMO_ACCOUNTS.alice.email, password: DEMO_ACCOUNTS.alice.password });
+      const login = await api.raw('POST', '/api/2.0/user/token', { headers: { 'X-App-Id': DEMO_APP_ID, 'Content-Type': 'application/json' }, body: withBytes('', bom, alice) });
+      expectError(login, 400, INVALID_JSON);
+      expect(Object.keys(login.body).sort()).toEqual(['error', 'message']);
+
+      const before = (await api.request('GET', '/user', { token: token.alice })).body;
+      const edit = await api.raw('PATCH', '/api/2.0/user', { headers: { Authorization: `api ${token.alice}` }, body: withBytes('', bom, '{"summary":"Written through a BOM"}') });
+      expectError(edit, 400, INVALID_JSON);
+      expect((await api.request('GET', '/user', { token: token.alice })).body).toEqual(before);
+
+      // Control: the same bytes without the BOM are accepted.
+      const plain = await api.raw('POST', '/api/2.0/user/token', { headers: { 'X-App-Id': DEMO_APP_ID, 'Content-Type': 'application/json' }, body: withBytes('', [], alice) });
+      expect(plain.status).toBe(201);
+    });
+  });
+});
