@@ -175,5 +175,57 @@ describe('hostile input over real HTTP', () => {
       const plain = await api.raw('POST', '/api/2.0/user/token', { headers: { 'X-App-Id': DEMO_APP_ID, 'Content-Type': 'application/json' }, body: withBytes('', [], alice) });
       expect(plain.status).toBe(201);
     });
+
+    it('answers a __proto__ key with 422 "Unknown field", never 2xx, and pollutes no prototype', async () => {
+      const alice = { email: DEMO_ACCOUNTS.alice.email, password: DEMO_ACCOUNTS.alice.password };
+      const login = await api.request('POST', '/user/token', { appId: DEMO_APP_ID, body: `{"email":${JSON.stringify(alice.email)},"password":${JSON.stringify(alice.password)},"__proto__":{"polluted":"yes"}}` });
+      expectError(login, 422);
+      expect(login.body.errors).toEqual([{ field: '__proto__', message: "Unknown field '__proto__'" }]);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it('answers __proto__ and constructor keys on an edit with 422 and changes nothing', async () => {
+      const before = (await api.request('GET', '/user', { token: token.alice })).body;
+      for (const [key, text] of [
+        ['__proto__', '{"__proto__":{"about":"Hijacked"}}'],
+        ['__proto__', '{"about":"Hijacked","__proto__":{"isAdmin":true}}'],
+        ['constructor', '{"constructor":{"prototype":{"polluted":"yes"}}}'],
+        ['constructor', '{"summary":"Hijacked","constructor":"x"}'],
+      ] as const) {
+        const res = await api.request('PATCH', '/user', { token: token.alice, body: text });
+        expect({ text, status: res.status }).toEqual({ text, status: 422 });
+        expectError(res, 422);
+        expect(res.body.errors).toEqual(expect.arrayContaining([{ field: key, message: `Unknown field '${key}'` }]));
+      }
+      expect((await api.request('GET', '/user', { token: token.alice })).body).toEqual(before);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
+    });
+
+    it('answers a __proto__ key inside a nested object with 422 and writes nothing', async () => {
+      const guide = await newGuide();
+      const before = await readGuide(guide.guideid);
+      const res = await api.request('POST', `/guides/${guide.guideid}/steps`, {
+        token: token.alice,
+        body: '{"lines":[{"text":"A step.","bullet":"black","level":0,"__proto__":{"level":9}}]}',
+      });
+      expectError(res, 422);
+      expect(res.body.errors).toEqual([{ field: expect.stringMatching(/__proto__$/), message: expect.stringMatching(/^Unknown field '.*__proto__'$/) }]);
+      expect(await readGuide(guide.guideid)).toEqual(before);
+    });
+
+    it('answers a null body with 422 naming the body (it is not a JSON object), also where every field is optional', async () => {
+      const before = (await api.request('GET', '/user', { token: token.alice })).body;
+      for (const [method, path, options] of [
+        ['PATCH', '/user', { token: token.alice }],
+        ['POST', '/user/token', { appId: DEMO_APP_ID }],
+      ] as const) {
+        const res = await api.request(method, path, { ...options, body: 'null' });
+        expect({ path, status: res.status }).toEqual({ path, status: 422 });
+        expectError(res, 422, 'The request body must be a JSON object');
+        expect(res.body.errors).toEqual([{ field: '(body)', message: 'The request body must be a JSON object' }]);
+      }
+      expect((await api.request('GET', '/user', { token: token.alice })).body).toEqual(before);
+    });
   });
 });
