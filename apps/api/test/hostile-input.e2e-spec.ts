@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
@@ -25,6 +26,57 @@ const objects = (depth: number): string => '{"a":'.repeat(depth - 1) + '{}' + '}
 /** UTF-8 bytes of `before`, then `bytes` as they are, then UTF-8 bytes of `after`. */
 const withBytes = (before: string, bytes: number[], after: string): Uint8Array<ArrayBuffer> =>
   new Uint8Array([...Buffer.from(before, 'utf8'), ...bytes, ...Buffer.from(after, 'utf8')]);
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/**
+ * Sends bytes as they are over a new TCP connection and reads the answer until the server closes
+ * it (for requests fetch will not send). The request should ask for `Connection: close`.
+ */
+function rawRequest(origin: string, request: string | Buffer): Promise<RawResponse> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+    socket.on('connect', () => socket.write(request));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    // The server may close while this side still writes (an oversized header): the answer read so far counts.
+    socket.on('error', (error) => (chunks.length ? undefined : reject(error)));
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('utf8');
+      const split = all.indexOf('\r\n\r\n');
+      if (split < 0) return reject(new Error(`no complete response: ${JSON.stringify(all)}`));
+      const [statusLine, ...lines] = all.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const text = all.slice(split + 4);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, text, body });
+    });
+  });
+}
+
+/** The raw answer is the API's error body, sent with its exact length and content type. */
+function expectRawError(res: RawResponse, status: number, message?: string): void {
+  expect({ status: res.status, body: res.body }).toEqual({ status, body: { error: true, message: message ?? expect.any(String) } });
+  expect(res.headers['content-type']).toBe('application/json');
+  expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+}
 
 describe('hostile input over real HTTP', () => {
   let api: TestApi;
@@ -226,6 +278,49 @@ describe('hostile input over real HTTP', () => {
         expect(res.body.errors).toEqual([{ field: '(body)', message: 'The request body must be a JSON object' }]);
       }
       expect((await api.request('GET', '/user', { token: token.alice })).body).toEqual(before);
+    });
+  });
+
+  describe('requests Node refuses before the API sees them', () => {
+    it('answers a request header over 16 kB with 400 and the JSON error body, then closes', async () => {
+      const res = await rawRequest(api.origin, `GET /api/2.0/guides HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+      expectRawError(res, 400, 'Request headers are too large');
+      expect(res.headers['connection']).toBe('close');
+      expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    });
+
+    it('answers a request line Node cannot parse with 400 and the JSON error body', async () => {
+      for (const request of ['NONSENSE\r\n\r\n', 'GET /api/2.0/guides HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'FROB /api/2.0/guides HTTP/1.1\r\nHost: x\r\n\r\n']) {
+        const res = await rawRequest(api.origin, request);
+        expect({ request, status: res.status }).toEqual({ request, status: 400 });
+        expectRawError(res, 400);
+        expect(res.headers['connection']).toBe('close');
+      }
+    });
+
+    it('handles a request with an unknown expectation (Expect: bogus) as if it had none', async () => {
+      const res = await rawRequest(api.origin, 'GET /api/2.0/user HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n');
+      expectRawError(res, 401, 'Authentication required');
+
+      const body = JSON.stringify({ email: 'nobody-expect@example.com' });
+      const post = await rawRequest(
+        api.origin,
+        `POST /api/2.0/users/reset_password HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect(post.status).toBe(200);
+      expect(post.headers['content-type']).toBe('application/json');
+    });
+
+    it('answers CONNECT with 405, an Allow header and the JSON error body, then closes', async () => {
+      const res = await rawRequest(api.origin, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      expectRawError(res, 405);
+      expect(res.headers['allow']).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT');
+      expect(res.headers['connection']).toBe('close');
+    });
+
+    it('still serves requests normally afterwards', async () => {
+      const res = await api.request('GET', '/user', { token: token.alice });
+      expect(res.status).toBe(200);
     });
   });
 });
