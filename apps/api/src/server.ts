@@ -8,6 +8,7 @@ import { configureApp, responsePreamble } from './configure-app.js';
 import { openDatabase, type Database } from './database.js';
 import { ApiExpressAdapter } from './http/api-express-adapter.js';
 import { installFallbacks } from './http/middleware.js';
+import { installProtocolErrors } from './http/protocol-errors.js';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { ArchiveScheduler } from './archive/archive-scheduler.js';
@@ -41,6 +42,7 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   configureApp(app, config, logger);
   await app.init();
   installHotPath(app, guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), responsePreamble(config, logger)));
+  installProtocolErrors(app.getHttpServer(), logger);
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
+import { jsonBodyDefect, RequestBodyRejectedError, verifyJsonBytes } from './json-body.js';
 import { sendError } from './respond.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -41,10 +42,18 @@ export function requestIdAndLog(logger: Logger): RequestHandler {
 
 /**
  * Request bodies are JSON whatever the Content-Type says (clients of the original API often send
- * none). Errors (invalid JSON → 400, too large → 413) reach the exception filter.
+ * none). Errors (invalid JSON or a byte order mark → 400, too large → 413, nested deeper than
+ * `MAX_JSON_DEPTH` or text that is not Unicode → 400) reach the exception filter, before any
+ * route, guard or validation sees the body.
  */
 export function jsonBody(): RequestHandler {
-  return express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
+  const parse = express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false, verify: (_req, _res, bytes, encoding) => verifyJsonBytes(bytes, encoding) });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const defect = jsonBodyDefect(req.body);
+      next(defect === null ? undefined : new RequestBodyRejectedError(defect));
+    });
 }
 
 interface RouteLayer {
