@@ -69,7 +69,7 @@ export class CatalogApiModule implements OnModuleInit {
           provide: CATEGORY_GUIDES,
           inject: [GuideQueries],
           useFactory: (queries: GuideQueries): CategoryGuides => ({
-            inCategory: (title, featuredOnly) => queries.list({ order: 'ASC', category: title, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 }),
+            inCategory: (title, featuredOnly) => queries.list({ order: 'ASC', category: title, withPrerequisiteOnly: true, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 }),
             items: (title) => queries.categoryItems(title),
             categoriesWithPublicGuides: () => queries.categoriesWithPublicGuides(),
           }),
