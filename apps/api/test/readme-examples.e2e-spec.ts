@@ -13,7 +13,7 @@ const registerTypescript = fileURLToPath(new URL('../src/archive/testing/registe
 const cliEntry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 /** The README's `sh` blocks that talk to the API, in order. */
-export function exampleBlocks(readme: string): string[] {
+function exampleBlocks(readme: string): string[] {
   const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
   return blocks.filter((block) => block.includes('curl ') && block.includes('http://localhost:3000/'));
 }
