@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
-import { jsonBody, methodNotAllowed, requestIdAndLog, stampRequest } from './http/middleware.js';
+import { jsonBody, methodNotAllowed, rejectNulInUrl, requestIdAndLog, stampRequest } from './http/middleware.js';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
 
 export const API_PREFIX = 'api/2.0';
@@ -46,6 +46,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(requestIdAndLog(logger));
   app.enableCors(corsOptions(config));
   app.use(methodNotAllowed(() => express.router));
+  app.use(rejectNulInUrl());
   app.use(jsonBody());
   app.setGlobalPrefix(API_PREFIX);
   serveSwagger(app, buildOpenApiDocument(app, config.publicBaseUrl));

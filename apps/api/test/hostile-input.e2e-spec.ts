@@ -281,6 +281,16 @@ describe('hostile input over real HTTP', () => {
     });
   });
 
+  describe('URLs', () => {
+    it('answers a NUL character (%00) in a query or path parameter with 400, never 500 (found by the fuzz test)', async () => {
+      for (const path of ['/guides?filter=%00', '/guides?filter=repair%00', '/wikis/CATEGORY/iPhone%0012', '/search/bat%00tery', '/users/%00/guides']) {
+        const res = await api.request('GET', path, { token: token.alice });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error: true, message: 'The request URL contains a NUL character (%00)' } });
+      }
+      expect((await api.request('GET', '/guides?filter=repair')).status).toBe(200);
+    });
+  });
+
   describe('requests Node refuses before the API sees them', () => {
     it('answers a request header over 16 kB with 400 and the JSON error body, then closes', async () => {
       const res = await rawRequest(api.origin, `GET /api/2.0/guides HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { InvalidInputError } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { jsonBodyDefect, RequestBodyRejectedError, verifyJsonBytes } from './json-body.js';
 import { sendError } from './respond.js';
@@ -54,6 +55,22 @@ export function jsonBody(): RequestHandler {
       const defect = jsonBodyDefect(req.body);
       next(defect === null ? undefined : new RequestBodyRejectedError(defect));
     });
+}
+
+/** A request URL whose path or query holds a NUL character: no text column can store it. */
+export class RequestUrlRejectedError extends InvalidInputError {
+  readonly code = 'HTTP.URL_REJECTED';
+  constructor() {
+    super('The request URL contains a NUL character (%00)');
+  }
+}
+
+/**
+ * A NUL character (`%00`) anywhere in the URL is a 400 before any route sees it: PostgreSQL text
+ * cannot hold one, so a path or query parameter carrying it could only fail later, as a 500.
+ */
+export function rejectNulInUrl(): RequestHandler {
+  return (req, _res, next) => next(/%00|\0/.test(req.url) ? new RequestUrlRejectedError() : undefined);
 }
 
 interface RouteLayer {
