@@ -97,11 +97,17 @@ export async function startApi(config: AppConfig, logger: Logger, options: Start
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close() {
       closing ??= (async () => {
+        // Node's close() ends only the connections idle at that moment: one whose request is in
+        // flight would stay open after its response, waiting for a next request for the keep-alive
+        // timeout (5 s). While closing, each is ended as soon as it falls idle.
+        const http = app.getHttpServer();
+        const endIdle = setInterval(() => http.closeIdleConnections(), 50).unref();
         try {
           // Nest closes the HTTP server first (it stops accepting, idle keep-alive connections
           // close, requests in flight finish), then runs the shutdown hooks that close the pool.
           await app.close();
         } finally {
+          clearInterval(endIdle);
           await database.stop();
         }
       })();
