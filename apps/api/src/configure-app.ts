@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors, { type CorsOptions } from 'cors';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
-import { ApiExpressAdapter, jsonBody, methodNotAllowed, requestIdAndLog, stampRequest } from '@rc/shared-http';
+import { ApiExpressAdapter, jsonBody, methodNotAllowed, rejectNulInUrl, requestIdAndLog, stampRequest } from '@rc/shared-http';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
 
 export const API_PREFIX = 'api/2.0';
@@ -48,6 +48,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   const adapter = app.getHttpAdapter();
   if (!(adapter instanceof ApiExpressAdapter)) throw new Error('configureApp needs the ApiExpressAdapter (its route table answers the 405s)');
   app.use(methodNotAllowed(adapter.routes));
+  app.use(rejectNulInUrl());
   app.use(jsonBody());
   app.setGlobalPrefix(API_PREFIX);
   serveSwagger(app, buildOpenApiDocument(app, config.publicBaseUrl));

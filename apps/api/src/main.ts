@@ -20,15 +20,23 @@ function readConfig(): AppConfig {
   }
 }
 
-/** Stops on SIGINT/SIGTERM after `stop` resolves; a second signal exits at once. */
+/**
+ * A signal within this long of the first is the same request to stop: a terminal's Ctrl-C reaches
+ * the process both from the terminal (the whole foreground group) and forwarded by `npm start`, and
+ * a cluster worker both from the terminal and from its primary.
+ */
+const SAME_STOP_MS = 1000;
+
+/** Stops on SIGINT/SIGTERM after `stop` resolves; a later signal (a second Ctrl-C) exits at once. */
 function onSignals(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
+  let stoppingSince: number | null = null;
   const handle = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (Date.now() - stoppingSince < SAME_STOP_MS) return void logger.debug({ signal }, 'signal repeated: already stopping');
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     stop().then(
       () => {

@@ -6,10 +6,11 @@ import { AppModule, type AppModuleOptions } from './app.module.js';
 import type { AppConfig } from './config/config.js';
 import { configureApp, responsePreamble } from './configure-app.js';
 import { openDatabase, type Database } from './database.js';
-import { ApiExpressAdapter, installFallbacks } from '@rc/shared-http';
+import { ApiExpressAdapter, installFallbacks, installProtocolErrors } from '@rc/shared-http';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
+import { ArchiveScheduler } from '@rc/archive-http';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
 
 export interface RunningApi {
@@ -37,12 +38,16 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   configureApp(app, config, logger);
   await app.init();
   installHotPath(app, guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), responsePreamble(config, logger)));
+  installProtocolErrors(app.getHttpServer(), logger);
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   if (provisioning) await provision(app, config, logger);
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
+  // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
+  // when there is none: after the migrations, since a build reads the content.
+  app.get(ArchiveScheduler).start(config.archiveCheckSeconds);
   return app;
 }
 
@@ -88,11 +93,17 @@ export async function startApi(config: AppConfig, logger: Logger, options: Start
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close() {
       closing ??= (async () => {
+        // Node's close() ends only the connections idle at that moment: one whose request is in
+        // flight would stay open after its response, waiting for a next request for the keep-alive
+        // timeout (5 s). While closing, each is ended as soon as it falls idle.
+        const http = app.getHttpServer();
+        const endIdle = setInterval(() => http.closeIdleConnections(), 50).unref();
         try {
           // Nest closes the HTTP server first (it stops accepting, idle keep-alive connections
           // close, requests in flight finish), then runs the shutdown hooks that close the pool.
           await app.close();
         } finally {
+          clearInterval(endIdle);
           await database.stop();
         }
       })();

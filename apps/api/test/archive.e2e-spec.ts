@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yauzl from 'yauzl';
-import { ArchiveBuilder, ArchiveScheduler } from '@rc/archive-http';
+import { ArchiveBuilder, ArchiveNotBuiltError, ArchiveScheduler, ArchiveStore } from '@rc/archive-http';
 import { runCli, type CliIo } from '../src/cli/run-cli.js';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
@@ -101,6 +101,8 @@ describe('the offline oManual archive', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.body).toEqual({ error: true, message: expect.stringContaining('npm run cli -- archive:build') });
+    // This server's scheduled builds are off: the answer says so rather than promising a build.
+    expect(res.body.message).toMatch(/scheduled builds are off in this process \(ARCHIVE_CHECK_SECONDS=0\)/);
     expect((await api.request('GET', '/archives')).body).toEqual([]);
   });
 
@@ -268,6 +270,53 @@ describe('the offline oManual archive', () => {
       const older = await unzip((await download(`/archives/omanual/${after[1]!.name}`)).body);
       expect([...older.values()].some((xml) => xml.includes('Descale it, take 2.'))).toBe(true);
       expect((await files()).filter((f) => f.endsWith('.zip'))).toHaveLength(3);
+    }, 60_000);
+
+    it('a fresh server builds its first archive at start, in the background, and its 404s say when one will exist', async () => {
+      const freshDir = await mkdtemp(join(tmpdir(), 'archives-first-'));
+      // The interval is ten minutes: only the start's own build can make the archive within the test.
+      const fresh = await startTestApi({ ARCHIVE_DIR: freshDir, ARCHIVE_CHECK_SECONDS: '600' });
+      try {
+        const messages: string[] = [];
+        const deadline = Date.now() + 30_000;
+        let status = 0;
+        while (Date.now() < deadline) {
+          const res = await fresh.request('GET', '/archives/omanual');
+          status = res.status;
+          if (status !== 404) break;
+          messages.push(res.body.message);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(status).toBe(200);
+        for (const message of messages) expect(message).toMatch(/^No offline archive has been built yet: (the first one is being built|the server builds one when it finds the content changed, next at \d{4}-)/);
+        expect(fresh.logs.some((l) => l['msg'] === 'no archive yet: building the first one in the background')).toBe(true);
+      } finally {
+        await fresh.close();
+        await rm(freshDir, { recursive: true, force: true });
+      }
+    }, 60_000);
+
+    it('while the first build runs, the schedule (and so the 404) tells how far it is', async () => {
+      const scheduler = api.running.app.get(ArchiveScheduler);
+      const realBuilder = api.running.app.get(ArchiveBuilder);
+      const emptyDir = await mkdtemp(join(tmpdir(), 'archives-progress-'));
+      const seen: ReturnType<ArchiveScheduler['schedule']>[] = [];
+      let probe: ArchiveScheduler | null = null;
+      const builder = Object.assign(Object.create(realBuilder) as ArchiveBuilder, {
+        build: (options: Parameters<ArchiveBuilder['build']>[0] = {}) =>
+          realBuilder.build({ ...options, afterDocument: (written: number) => void (written === 3 && seen.push(probe!.schedule())) }),
+      });
+      probe = new ArchiveScheduler(builder, new ArchiveStore(emptyDir), { info: () => undefined, error: () => undefined } as never);
+      try {
+        expect(probe.schedule()).toEqual({ state: 'off' });
+        await probe.runOnce();
+        expect(seen).toEqual([{ state: 'building', done: 3, total: expect.any(Number), eta: expect.any(String) }]);
+        expect(ArchiveNotBuiltError.when(seen[0]!)).toMatch(/^the first one is being built \(3 of \d+ documents written, about .+ left\)/);
+        expect(probe.schedule()).toEqual({ state: 'off' });
+      } finally {
+        await rm(emptyDir, { recursive: true, force: true });
+      }
+      expect(scheduler.schedule()).toEqual({ state: 'off' });
     }, 60_000);
 
     it('the server checks on a timer (ARCHIVE_CHECK_SECONDS) and builds an archive without any request', async () => {

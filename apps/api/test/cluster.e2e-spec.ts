@@ -1,10 +1,7 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+import { buildApi, ROOT } from './support/built-api.js';
 
 interface LogLine {
   readonly msg?: string;
@@ -36,7 +33,7 @@ describe('cluster mode (WEB_CONCURRENCY=2, the built API)', () => {
   }
 
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'apps/api/tsconfig.app.json'], { cwd: ROOT });
+    await buildApi();
     db = await createTestDatabase();
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
@@ -45,7 +42,8 @@ describe('cluster mode (WEB_CONCURRENCY=2, the built API)', () => {
       env: { PATH: process.env['PATH'], DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', WEB_CONCURRENCY: '2', LOG_LEVEL: 'debug', NODE_ENV: 'production', EVENT_DELIVERY: 'false', DEMO_DATA: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    exited = new Promise((resolve) => primary.on('exit', (code) => resolve(code)));
+    // 'close', not 'exit': the exit can be reported before the last lines of the output are read.
+    exited = new Promise((resolve) => primary.on('close', (code) => resolve(code)));
     let pending = '';
     primary.stdout!.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString()).split('\n');
@@ -60,6 +58,9 @@ describe('cluster mode (WEB_CONCURRENCY=2, the built API)', () => {
     });
     primary.stderr!.on('data', (chunk: Buffer) => logs.push({ msg: `stderr: ${chunk.toString()}` }));
     await waitForLog((l) => l.msg === 'API ready', 'API ready');
+    // The primary says 'API ready' once each worker listens, which it can hear before a worker's own
+    // 'worker ready' line is in the output: wait for those lines themselves.
+    for (const worker of [0, 1]) await waitForLog((l) => l.msg === 'worker ready' && l.worker === worker, `worker ${worker} ready`);
   }, 180_000);
 
   afterAll(async () => {
@@ -114,7 +115,7 @@ describe('cluster mode (WEB_CONCURRENCY=2, the built API)', () => {
     });
     let out = '';
     single.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const singleExit = new Promise<number | null>((resolve) => single.on('exit', (code) => resolve(code)));
+    const singleExit = new Promise<number | null>((resolve) => single.on('close', (code) => resolve(code)));
     for (const until = Date.now() + 60_000; !out.includes('"msg":"API ready"'); ) {
       if (Date.now() > until) throw new Error(`the single process did not start: ${out.slice(-500)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));

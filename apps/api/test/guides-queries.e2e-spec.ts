@@ -81,7 +81,7 @@ describe('guides over HTTP: big lists and query counts', () => {
 
   describe('big lists', () => {
     it('clamps limit=500 to 200 and pages on with offset', async () => {
-      const listed = (await api.sql<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id')).map((r) => r.id);
+      const listed = (await api.sql<{ id: number }>("SELECT id FROM guides WHERE is_public AND deleted_at IS NULL AND NOT ('GUIDE_PREREQ_ONLY' = ANY(flags)) ORDER BY id")).map((r) => r.id);
       expect(listed.length).toBeGreaterThan(200);
       const first = await api.request('GET', '/guides?limit=500');
       expect(first.status).toBe(200);

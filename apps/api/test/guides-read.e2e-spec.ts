@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 import { SUMMARY_KEYS, GUIDE_KEYS, STEP_KEYS } from './support/guide-shapes.js';
 
 const LINE_KEYS = ['bullet', 'level', 'lineid', 'text_raw', 'text_rendered'];
@@ -16,9 +16,9 @@ describe('guides over HTTP: reads', () => {
   /** Demo guide ids, looked up by title. */
   const demo = { opening: 0, battery: 0, joycon: 0, teardown: 0, coffee: 0, draft: 0 };
 
-  /** Ids of the guides a list may show (public, live), in id order: the truth lists are checked against. */
+  /** Ids of the guides a list may show (public, live, not meant only as a prerequisite), in id order: the truth lists are checked against. */
   const listedIds = async (extra = '') =>
-    (await api.sql<{ id: number }>(`SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ${extra} ORDER BY id`)).map((r) => r.id);
+    (await api.sql<{ id: number }>(`SELECT id FROM guides WHERE is_public AND deleted_at IS NULL AND NOT ('GUIDE_PREREQ_ONLY' = ANY(flags)) ${extra} ORDER BY id`)).map((r) => r.id);
 
   const createGuide = async (who: keyof typeof token, body: Record<string, unknown>) => {
     const res = await api.request('POST', '/guides', { token: token[who], body: { category: 'iPhone 12', type: 'repair', ...body } });
@@ -95,7 +95,7 @@ describe('guides over HTTP: reads', () => {
       expect(battery.revisionid).toBe(row!.revisionid);
       const teardown = res.body.find((g: { guideid: number }) => g.guideid === demo.teardown);
       expect(teardown).toMatchObject({ type: 'teardown', difficulty: null, userid: user.bob, username: 'Bob Solder', prereq_modified_date: 0 });
-      const opening = res.body.find((g: { guideid: number }) => g.guideid === demo.opening);
+      const [opening] = (await api.request('GET', `/guides?guideids=${demo.opening}`)).body;
       expect(opening.flags).toEqual(['GUIDE_PREREQ_ONLY']);
     });
 
@@ -175,6 +175,20 @@ describe('guides over HTTP: reads', () => {
       await api.sql(`UPDATE guides SET modified_at = now() + interval '2 hours' WHERE id = $1`, [recent.guideid]);
       expect(idsOf(await api.request('GET', `/guides?modifiedSince=${future}`))).toEqual([recent.guideid]);
       expect((await api.request('GET', '/guides?modifiedSince=yesterday')).status).toBe(400);
+    });
+
+    it("leaves out a guide meant only as a prerequisite, as its author's public list does; both lists agree, and the guide stays readable by id", async () => {
+      const all = idsOf(await api.request('GET', '/guides?limit=200'));
+      expect(all).not.toContain(demo.opening);
+      const ofAlice = idsOf(await api.request('GET', `/users/${user.alice}/guides?limit=200`));
+      expect(ofAlice).not.toContain(demo.opening);
+      // Every public guide of alice's that GET /guides lists is in her public list, and no other.
+      const aliceAuthored = (await api.sql<{ id: number }>('SELECT id FROM guides WHERE author_id = $1', [user.alice])).map((r) => r.id);
+      expect(all.filter((id) => aliceAuthored.includes(id))).toEqual(ofAlice);
+      // Her own list, a request by id and the guide itself still show it.
+      expect(idsOf(await api.request('GET', '/user/guides?limit=200', { token: token.alice, appId: DEMO_APP_ID }))).toContain(demo.opening);
+      expect(idsOf(await api.request('GET', `/guides?guideids=${demo.opening}`))).toEqual([demo.opening]);
+      expect((await api.request('GET', `/guides/${demo.opening}`)).status).toBe(200);
     });
 
     it('leaves out deleted guides', async () => {

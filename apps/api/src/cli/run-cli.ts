@@ -14,6 +14,8 @@ import { ArchiveBuilder, duration, LineProgress, TerminalProgress } from '@rc/ar
 import { GuideEventRelay } from '../events/guide-event-relay.js';
 import { GuideBodyBuilder } from '@rc/guides-http';
 import { ReputationQueries } from '@rc/reputation-domain';
+import { MikroORM as PostgreSqlOrm } from '@mikro-orm/postgresql';
+import { readOutbox } from '@rc/identity-infra-mikro-orm';
 
 interface Command {
   readonly usage: string;
@@ -94,6 +96,20 @@ const COMMANDS: Record<string, Command> = {
       };
       const { built, ms } = await ctx.get(GuideBodyBuilder).build({ progress, part });
       out(`stored ${built} guide bodies in ${duration(ms)}`);
+    },
+  },
+  'mail:outbox': {
+    usage: 'mail:outbox [EMAIL] [--limit N]',
+    summary: 'print the newest mails kept in the outbox (without SMTP_URL), of one recipient when given, newest first (default 5)',
+    async run(ctx, { positional, flags }, { out }) {
+      const limit = flags['limit'] === undefined ? 5 : Number(flags['limit']);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+      const mails = await readOutbox(ctx.get(PostgreSqlOrm).em.fork(), { to: positional[0], limit });
+      if (!mails.length) out(positional[0] ? `no mail to ${positional[0]} in the outbox` : 'the outbox is empty');
+      for (const mail of mails) {
+        out(`--- ${mail.createdAt.toISOString()} to ${mail.to}: ${mail.subject}`);
+        for (const line of mail.text.trimEnd().split('\n')) out(line);
+      }
     },
   },
   'app-id:create': {

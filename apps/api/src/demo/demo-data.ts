@@ -3,8 +3,8 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
 import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
-import type { Logger } from 'pino';
 import { loadDemoTeams } from './teams-demo.js';
+import { DEMO_DATA_MARK } from './demo-marks.js';
 
 /** The demo app id and accounts the README names, so a newcomer can log in with curl. */
 export const DEMO_APP_ID = 'demo-app-id';
@@ -14,12 +14,46 @@ export const DEMO_ACCOUNTS = {
   bob: { email: 'bob@example.com', password: 'bob-demo-password', username: 'Bob Solder', uniqueUsername: 'bob' },
 } as const;
 
-/** Loads the demo content into an empty database (no accounts yet); does nothing otherwise. */
-export async function loadDemoData(app: INestApplicationContext, logger: Logger): Promise<boolean> {
-  const em = app.get(MikroORM).em;
-  const [row] = await em.execute<{ empty: boolean }[]>('SELECT NOT EXISTS (SELECT 1 FROM users) AS empty');
-  if (!row?.empty) return false;
+/** What a start did about the demo content, for its log line. */
+export type DemoOutcome =
+  | { readonly loaded: true; readonly categories: number; readonly guides: number }
+  | { readonly loaded: false; readonly reason: string };
 
+/**
+ * Loads the demo content once in the life of a database: in one transaction with the mark that
+ * records it (`provisioning_marks`), so a crash loses the whole load and two instances starting
+ * together load it once (the second waits on the mark's key, then finds it). Accounts do not stop
+ * it (an admin provisioned by ADMIN_EMAIL is not content); guides or wiki pages do, since demo
+ * content is never mixed into real content. Never throws: what prevents the load is the outcome.
+ */
+export async function loadDemoData(app: INestApplicationContext): Promise<DemoOutcome> {
+  const em = app.get(MikroORM).em;
+  try {
+    return await em.transactional(async (tx) => {
+      const claimed = await tx.execute<{ name: string }[]>(
+        `INSERT INTO provisioning_marks (name) VALUES ('${DEMO_DATA_MARK}') ON CONFLICT (name) DO NOTHING RETURNING name`,
+      );
+      if (!claimed.length) {
+        const [mark] = await tx.execute<{ done_at: string }[]>(`SELECT to_char(done_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS done_at FROM provisioning_marks WHERE name = '${DEMO_DATA_MARK}'`);
+        return { loaded: false, reason: `loaded once already (${mark?.done_at ?? 'earlier'}); it is loaded only once` };
+      }
+      const [content] = await tx.execute<{ guides: number; wikis: number }[]>(
+        'SELECT (SELECT count(*)::int FROM guides) AS guides, (SELECT count(*)::int FROM wiki_pages) AS wikis',
+      );
+      if (content && (content.guides > 0 || content.wikis > 0)) {
+        await tx.execute(`UPDATE provisioning_marks SET detail = '{"skipped": "the database held content"}'::jsonb WHERE name = '${DEMO_DATA_MARK}'`);
+        return { loaded: false, reason: `the database already holds content (${content.guides} guides, ${content.wikis} wiki pages); demo content is loaded only into a database without any` };
+      }
+      const loaded = await loadContent(app);
+      await tx.execute(`UPDATE provisioning_marks SET detail = '${JSON.stringify(loaded)}'::jsonb WHERE name = '${DEMO_DATA_MARK}'`);
+      return { loaded: true, ...loaded };
+    });
+  } catch (error) {
+    return { loaded: false, reason: `loading failed and was rolled back: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+async function loadContent(app: INestApplicationContext): Promise<{ categories: number; guides: number }> {
   await app.get(RegisterApp).execute({ appId: DEMO_APP_ID, name: 'Demo application', ifAbsent: true });
   const { user: admin } = await app.get(EnsureAdmin).execute(DEMO_ACCOUNTS.admin);
   const actor: Principal = { userId: admin.id, role: 'Admin', tokenDigest: '' };
@@ -30,8 +64,7 @@ export async function loadDemoData(app: INestApplicationContext, logger: Logger)
   await loadCategories(app, { userId: admin.id, isAdmin: true });
   const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } });
   await loadDemoTeams(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId });
-  logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email), categories: CATEGORIES.length, guides: guides.length }, 'demo data loaded');
-  return true;
+  return { categories: CATEGORIES.length, guides: guides.length };
 }
 
 /** Categories are CATEGORY pages of the catalog context: a tree four levels deep. */

@@ -15,7 +15,7 @@ export class GuidesOfCategory extends CategoryGuides {
   }
 
   async inCategory(title: string, featuredOnly: boolean): Promise<unknown[]> {
-    const views = await this.queries.list({ order: 'ASC', category: title, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 });
+    const views = await this.queries.list({ order: 'ASC', category: title, withPrerequisiteOnly: true, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 });
     return this.reader.summaries(views);
   }
 

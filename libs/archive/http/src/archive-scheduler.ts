@@ -1,9 +1,33 @@
 import type { Logger } from 'pino';
 import type { ArchiveBuilder } from './archive-builder.js';
+import { eta, type ArchiveProgress } from './archive-progress.js';
 import type { ArchiveStore } from './archive-store.js';
 
+/** What the scheduler is doing, for the answer to a client that asks for an archive not built yet. */
+export type ArchiveSchedule =
+  | { readonly state: 'building'; readonly done: number; readonly total: number; readonly eta: string }
+  | { readonly state: 'waiting'; readonly nextCheckAt: Date }
+  | { readonly state: 'off' };
+
+/** Counts a build's documents, so the schedule can say how far the build is. */
+class BuildCount implements ArchiveProgress {
+  done = 0;
+  total = 0;
+  readonly started = Date.now();
+  start(total: number): void {
+    this.total = total;
+  }
+  advance(count = 1): void {
+    this.done += count;
+  }
+  finish(): void {
+    this.done = this.total;
+  }
+}
+
 /**
- * Rebuilds the archive in the running server when the content changed: every interval it reads
+ * Rebuilds the archive in the running server when the content changed: at start when no archive
+ * exists yet (a fresh service has one minutes after its first start), then every interval it reads
  * the content version (a few index and sequence reads) and compares it with the one the latest
  * archive was built from; only a difference starts a build. Never inside a request; one build at
  * a time; stopping aborts a build in progress (its partial file is removed, the previous archive
@@ -13,6 +37,9 @@ export class ArchiveScheduler {
   private timer: NodeJS.Timeout | null = null;
   private check: Promise<void> | null = null;
   private abort: AbortController | null = null;
+  private building: BuildCount | null = null;
+  private intervalMs = 0;
+  private lastTick = 0;
 
   constructor(
     private readonly builder: ArchiveBuilder,
@@ -20,12 +47,35 @@ export class ArchiveScheduler {
     private readonly logger: Logger,
   ) {}
 
-  /** First check one interval after the start, then every interval. */
+  /**
+   * A first build now, in the background, when no archive exists; then a check every interval.
+   */
   start(intervalSeconds: number): void {
     if (intervalSeconds <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.runOnce(), intervalSeconds * 1000);
+    this.intervalMs = intervalSeconds * 1000;
+    this.lastTick = Date.now();
+    this.timer = setInterval(() => {
+      this.lastTick = Date.now();
+      void this.runOnce();
+    }, this.intervalMs);
     this.timer.unref();
     this.logger.info({ context: 'archive', intervalSeconds }, 'archive rebuild scheduled when content changes');
+    void this.store.latest().then(
+      (latest) => {
+        if (latest || !this.timer) return;
+        this.logger.info({ context: 'archive' }, 'no archive yet: building the first one in the background');
+        void this.runOnce();
+      },
+      (error: unknown) => this.logger.error({ context: 'archive', err: error }, 'could not read the archive store'),
+    );
+  }
+
+  /** Building (how far), waiting for the next check (when), or off (no timer in this process). */
+  schedule(): ArchiveSchedule {
+    const building = this.building;
+    if (building) return { state: 'building', done: building.done, total: building.total, eta: eta(building.done, building.total, Date.now() - building.started) };
+    if (this.timer) return { state: 'waiting', nextCheckAt: new Date(this.lastTick + this.intervalMs) };
+    return { state: 'off' };
   }
 
   /** One check (and build when due); a check already under way is joined. */
@@ -50,7 +100,8 @@ export class ArchiveScheduler {
       if (latest && latest.contentVersion === version) return;
       this.logger.info({ context: 'archive', from: latest?.contentVersion ?? null, to: version }, 'content changed: building the archive');
       this.abort = new AbortController();
-      const result = await this.builder.build({ signal: this.abort.signal });
+      this.building = new BuildCount();
+      const result = await this.builder.build({ signal: this.abort.signal, progress: this.building });
       this.logger.info(
         { context: 'archive', archive: result.archive.name, guides: result.guides, categories: result.categories, bytes: result.archive.size, ms: result.ms },
         'archive built',
@@ -60,6 +111,7 @@ export class ArchiveScheduler {
       else this.logger.error({ context: 'archive', err: error }, 'archive build failed; the previous archive stays served');
     } finally {
       this.abort = null;
+      this.building = null;
     }
   }
 }

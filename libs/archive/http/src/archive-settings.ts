@@ -5,8 +5,6 @@ export interface ArchiveSettings {
   readonly publicBaseUrl: string;
   /** Where the offline oManual archives are written and served from. */
   readonly archiveDir: string;
-  /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
-  readonly archiveCheckSeconds: number;
   readonly renderer: WikiRenderer;
 }
 

@@ -1,5 +1,5 @@
-import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { Module, type DynamicModule, type OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { WikiReader, type CategoryBody } from '@rc/catalog-http';
 import { GuideQueries, GuideRepository } from '@rc/guides-domain';
@@ -16,17 +16,13 @@ import { ArchivesController } from './archives.controller.js';
 
 /**
  * The offline archive: its store on disk, the builder (used by `archive:build` and the scheduled
- * rebuild), the scheduler (in a server only, not in the CLI) and the download routes. Guides are
+ * rebuild), the scheduler (started by a server once migrated, never by the CLI) and the download routes. Guides are
  * read through the guides module's ports; categories through the catalog's own reader (the body
  * of `GET /categories/{name}`), looked up in the container.
  */
 @Module({})
-export class ArchiveModule implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(
-    private readonly scheduler: ArchiveScheduler,
-    @Inject(ARCHIVE_SETTINGS) private readonly config: ArchiveSettings,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {}
+export class ArchiveModule implements OnModuleDestroy {
+  constructor(private readonly scheduler: ArchiveScheduler) {}
 
   /** `guides`: the registered guides module (its repository, queries and renderer). */
   static register(settings: ArchiveSettings, guides: DynamicModule): DynamicModule {
@@ -54,11 +50,6 @@ export class ArchiveModule implements OnApplicationBootstrap, OnModuleDestroy {
       ],
       exports: [ArchiveBuilder, ArchiveStore, ArchiveScheduler],
     };
-  }
-
-  /** A server (not the CLI's application context) checks for changed content on a timer. */
-  onApplicationBootstrap(): void {
-    if (this.adapterHost.httpAdapter) this.scheduler.start(this.config.archiveCheckSeconds);
   }
 
   /** Before the pool closes: a build in progress stops and removes its partial file. */

@@ -5,12 +5,27 @@ import { NotFoundError } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
 import { Endpoint } from '@rc/shared-http';
 import { ARCHIVE_SETTINGS, type ArchiveSettings } from './archive-settings.js';
+import { ArchiveScheduler, type ArchiveSchedule } from './archive-scheduler.js';
 import { ArchiveStore, type ArchiveInfo } from './archive-store.js';
 
 export class ArchiveNotBuiltError extends NotFoundError {
   readonly code = 'ARCHIVE.NOT_BUILT';
-  constructor() {
-    super('No offline archive has been built yet: an operator can build one with `npm run cli -- archive:build`, and the server builds one when it finds the content changed');
+  constructor(schedule: ArchiveSchedule) {
+    super(`No offline archive has been built yet: ${ArchiveNotBuiltError.when(schedule)}`);
+  }
+
+  /** When one will exist, from what the scheduler of this process is doing. */
+  static when(schedule: ArchiveSchedule): string {
+    switch (schedule.state) {
+      case 'building':
+        return schedule.total
+          ? `the first one is being built (${schedule.done} of ${schedule.total} documents written, about ${schedule.eta} left) and is served here as soon as it is complete`
+          : 'the first one is being built and is served here as soon as it is complete';
+      case 'waiting':
+        return `the server builds one when it finds the content changed, next at ${schedule.nextCheckAt.toISOString()}; an operator can build one now with \`npm run cli -- archive:build\``;
+      case 'off':
+        return 'scheduled builds are off in this process (ARCHIVE_CHECK_SECONDS=0); an operator can build one with `npm run cli -- archive:build`';
+    }
   }
 }
 
@@ -66,6 +81,7 @@ const ARCHIVE_ITEM = {
 export class ArchivesController {
   constructor(
     private readonly store: ArchiveStore,
+    private readonly scheduler: ArchiveScheduler,
     @Inject(ARCHIVE_SETTINGS) private readonly config: ArchiveSettings,
   ) {}
 
@@ -89,7 +105,7 @@ export class ArchivesController {
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match or If-Modified-Since)' })
   async latest(@Req() req: Request, @Res() res: Response): Promise<void> {
     const archive = await this.store.latest();
-    if (!archive) throw new ArchiveNotBuiltError();
+    if (!archive) throw new ArchiveNotBuiltError(this.scheduler.schedule());
     await this.download(archive, req, res);
   }
 

@@ -6,3 +6,4 @@ export * from './archive-builder.js';
 export * from './archive-progress.js';
 export * from './archive-scheduler.js';
 export * from './archive-store.js';
+export * from './archives.controller.js';

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { InvalidInputError } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
+import { jsonBodyDefect, RequestBodyRejectedError, verifyJsonBytes } from './json-body.js';
 import { sendError } from './respond.js';
 import type { RouteTable } from './route-table.js';
 
@@ -42,10 +44,34 @@ export function requestIdAndLog(logger: Logger): RequestHandler {
 
 /**
  * Request bodies are JSON whatever the Content-Type says (clients of the original API often send
- * none). Errors (invalid JSON → 400, too large → 413) reach the exception filter.
+ * none). Errors (invalid JSON or a byte order mark → 400, too large → 413, nested deeper than
+ * `MAX_JSON_DEPTH` or text that is not Unicode → 400) reach the exception filter, before any
+ * route, guard or validation sees the body.
  */
 export function jsonBody(): RequestHandler {
-  return express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false });
+  const parse = express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false, verify: (_req, _res, bytes, encoding) => verifyJsonBytes(bytes, encoding) });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const defect = jsonBodyDefect(req.body);
+      next(defect === null ? undefined : new RequestBodyRejectedError(defect));
+    });
+}
+
+/** A request URL whose path or query holds a NUL character: no text column can store it. */
+export class RequestUrlRejectedError extends InvalidInputError {
+  readonly code = 'HTTP.URL_REJECTED';
+  constructor() {
+    super('The request URL contains a NUL character (%00)');
+  }
+}
+
+/**
+ * A NUL character (`%00`) anywhere in the URL is a 400 before any route sees it: PostgreSQL text
+ * cannot hold one, so a path or query parameter carrying it could only fail later, as a 500.
+ */
+export function rejectNulInUrl(): RequestHandler {
+  return (req, _res, next) => next(/%00|\0/.test(req.url) ? new RequestUrlRejectedError() : undefined);
 }
 
 /**

@@ -22,12 +22,16 @@ export class BodyValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'body') return value;
-    if (value === undefined || value === null) value = {};
-    if (typeof value !== 'object' || Array.isArray(value)) {
+    // No body at all is an empty object; any JSON that is not an object (`null` included) is refused.
+    if (value === undefined && metadata.data === undefined) value = {};
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationFailedError('The request body must be a JSON object', [{ field: '(body)', message: 'The request body must be a JSON object' }]);
     }
     const nul = findNul(value);
     if (nul !== null) throw new ValidationFailedError('Text may not contain NUL characters', [{ field: nul, message: 'Text may not contain NUL characters' }]);
+    // Before class-transformer, which would assign `__proto__` as the instance's prototype.
+    const reserved = findPrototypeKey(value);
+    if (reserved !== null) throw new ValidationFailedError(`Unknown field '${reserved}'`, [{ field: reserved, message: `Unknown field '${reserved}'` }]);
     return super.transform(value, metadata);
   }
 }
@@ -60,6 +64,25 @@ export function findNul(value: unknown, path = ''): string | null {
       const found = findNul(item, field);
       if (found !== null) return found;
     }
+  }
+  return null;
+}
+
+/** Keys no DTO has and that name an object's prototype machinery. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor']);
+
+/**
+ * The path (as validation names fields: `lines.0.__proto__`) of the first `__proto__` or
+ * `constructor` key at any depth of a body; `null` if none. Such a key is an unknown field like
+ * any other, but it must be refused before anything copies the body into an object.
+ */
+export function findPrototypeKey(value: unknown, path = ''): string | null {
+  if (!value || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const field = path ? `${path}.${key}` : key;
+    if (PROTOTYPE_KEYS.has(key)) return field;
+    const found = findPrototypeKey(item, field);
+    if (found !== null) return found;
   }
   return null;
 }

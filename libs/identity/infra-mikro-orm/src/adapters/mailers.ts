@@ -22,6 +22,20 @@ export class OutboxMailer extends Mailer {
   }
 }
 
+/** A mail kept in the outbox, as the operator's CLI shows it. */
+export interface OutboxMail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly createdAt: Date;
+}
+
+/** The newest mails of the outbox (of one recipient when given), newest first. */
+export async function readOutbox(em: EntityManager, options: { to?: string; limit: number }): Promise<OutboxMail[]> {
+  const rows = await em.find(MailOutboxSchema, options.to ? { recipient: options.to } : {}, { orderBy: { id: 'DESC' }, limit: options.limit });
+  return rows.map((row) => ({ to: row.recipient, subject: row.subject, text: row.body, createdAt: row.createdAt }));
+}
+
 /** With SMTP_URL: mail goes to the SMTP server only (no copy of its text is kept). */
 export class SmtpMailer extends Mailer {
   private readonly transport: Transporter;

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestApi, type TestApi } from './support/test-api.js';
+
+// Every curl example of the README, run top to bottom as a newcomer would paste them, against a
+// fresh server with the demo data: each must work (curl fails on any 4xx/5xx answer here).
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const registerTypescript = fileURLToPath(new URL('../../../libs/archive/http/src/testing/register-typescript.mjs', import.meta.url));
+const cliEntry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+/** The README's `sh` blocks that talk to the API, in order. */
+function exampleBlocks(readme: string): string[] {
+  const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return blocks.filter((block) => block.includes('curl ') && block.includes('http://localhost:3000/'));
+}
+
+/**
+ * The blocks as one script for the test server: its origin for localhost:3000, and the CLI run
+ * from its sources (the same code `npm run cli` builds and runs).
+ */
+function script(blocks: string[], origin: string): string {
+  const cli = `"${process.execPath}" --import "${registerTypescript}" "${cliEntry}"`;
+  const body = blocks
+    .join('\n')
+    .replaceAll('http://localhost:3000', origin)
+    .replace(/npm run (--silent )?cli --/g, cli);
+  // --fail-with-body: an example that answers 4xx/5xx stops the script (and shows the answer).
+  return `set -eo pipefail\ncurl() { command curl --fail-with-body --show-error "$@"; }\n${body}\n`;
+}
+
+describe('the README examples', () => {
+  let api: TestApi;
+  let work: string;
+  let archives: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'readme-'));
+    archives = await mkdtemp(join(tmpdir(), 'readme-archives-'));
+    api = await startTestApi({ ARCHIVE_DIR: archives });
+  });
+  afterAll(async () => {
+    await api.close();
+    await rm(work, { recursive: true, force: true });
+    await rm(archives, { recursive: true, force: true });
+  });
+
+  it('finds the tour, the teams and the archive examples', async () => {
+    const blocks = exampleBlocks(await readFile(join(root, 'README.md'), 'utf8'));
+    expect(blocks.join('\n')).toMatch(/user\/token[\s\S]*reset_password\/confirm[\s\S]*teams[\s\S]*archives\/omanual/);
+  });
+
+  it('run top to bottom, every one works', async () => {
+    const blocks = exampleBlocks(await readFile(join(root, 'README.md'), 'utf8'));
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile('bash', ['-c', script(blocks, api.origin)], { cwd: work, env: { ...process.env, DATABASE_URL: api.db.url, ARCHIVE_DIR: archives, LOG_LEVEL: 'silent' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: out, stderr: err }),
+      );
+    });
+    // Standard error holds the archive build's progress lines, and nothing else (no curl error).
+    const unexpected = stderr.split('\n').filter((line) => line && !/^archive: \d+\/\d+ documents/.test(line));
+    expect({ code, unexpected }).toEqual({ code: 0, unexpected: [] });
+    // What the examples say they show: the reset asked and confirmed (200s), the log-out done (204),
+    // the new password of the reset works, the archive saved under its own name and resumed into omanual.zip.
+    expect(stdout).toMatch(/200\n[\s\S]*\nCode: [A-Za-z0-9_-]+\n[\s\S]*200\n[\s\S]*204\n/);
+    expect((await api.request('POST', '/user/token', { appId: 'demo-app-id', body: { email: 'bob@example.com', password: 'bob-new-long-password' } })).status).toBe(201);
+    const saved = await readdir(work);
+    expect(saved).toContain('omanual.zip');
+    expect(saved.filter((name) => name.endsWith('.zip'))).toHaveLength(2);
+    const zip = await readFile(join(work, 'omanual.zip'));
+    expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+  }, 180_000);
+});
