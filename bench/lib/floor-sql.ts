@@ -1,6 +1,6 @@
 // The floor's one statement: the full guide body of GET /api/2.0/guides/{id} (as an anonymous
 // viewer sees it) built by PostgreSQL, with the key set, order and values of the API's presenter
-// (apps/api/src/guides/guide.presenter.ts). It relies on what the generator writes: texts without
+// (libs/guides/http/src/guide.presenter.ts). It relies on what the generator writes: texts without
 // markup (rendering is HTML escaping, blocks one paragraph) and titles and names of letters,
 // digits and spaces (URL encoding is `+` for spaces).
 
