@@ -1,7 +1,7 @@
 import { keptExif } from './exif.js';
 import { Image, type ImageHeader } from './image.js';
 import { formatOfFilename, renditionFormat } from './image-format.js';
-import { centredCrop, ratioOf } from './image-ratio.js';
+import { centredCrop, ratioOf, turnRect } from './image-ratio.js';
 import { IMAGE_SIZE_NAMES, renditionDimensions } from './image-sizes.js';
 import { isGuid, parseMediaRef, type ImageId } from './media-ids.js';
 import { isStoreKey } from '../ports/media-store.js';
@@ -119,5 +119,16 @@ describe('names and keys', () => {
 
   it('cleans kept EXIF values', () => {
     expect(keptExif({ Make: ' Ca\u0000non ', Model: '', FNumber: Number.NaN, LensSpecification: [1, 2, 3, 4], Software: { a: 1 } })).toEqual({ Make: 'Canon', LensSpecification: [1, 2, 3, 4] });
+  });
+});
+
+describe('turnRect', () => {
+  const rect = { left: 10, top: 20, width: 30, height: 40 };
+  it.each([
+    [90, { left: 40, top: 10, width: 40, height: 30 }],
+    [180, { left: 160, top: 40, width: 30, height: 40 }],
+    [270, { left: 20, top: 160, width: 40, height: 30 }],
+  ] as const)('turns a rectangle of a 200×100 image by %i°', (deg, expected) => {
+    expect(turnRect(rect, 200, 100, deg)).toEqual(expected);
   });
 });

@@ -44,3 +44,17 @@ export function centredCrop(width: number, height: number, ratio: CropRatio): Cr
   h = Math.min(h, height);
   return { left: Math.floor((width - w) / 2), top: Math.floor((height - h) / 2), width: w, height: h };
 }
+
+/** Where a rectangle of a width × height image lies once the image is turned clockwise by `degrees`. */
+export function turnRect(rect: CropRect, width: number, height: number, degrees: 0 | 90 | 180 | 270): CropRect {
+  switch (degrees) {
+    case 0:
+      return rect;
+    case 90:
+      return { left: height - rect.top - rect.height, top: rect.left, width: rect.height, height: rect.width };
+    case 180:
+      return { left: width - rect.left - rect.width, top: height - rect.top - rect.height, width: rect.width, height: rect.height };
+    case 270:
+      return { left: rect.top, top: width - rect.left - rect.width, width: rect.height, height: rect.width };
+  }
+}

@@ -1,6 +1,6 @@
 import { keptExif, type ExifData } from './exif.js';
 import { renditionFormat, OUTPUT_EXTENSIONS, type ImageFormat, type OutputFormat } from './image-format.js';
-import { centredCrop, ratioOf, type CropRatio, type CropRect, type ImageRatio } from './image-ratio.js';
+import { centredCrop, ratioOf, turnRect, type CropRatio, type CropRect, type ImageRatio } from './image-ratio.js';
 import { RENDITION_NAMES, renditionDimensions, type Dimensions, type RenditionName } from './image-sizes.js';
 import type { ImageId } from './media-ids.js';
 
@@ -144,6 +144,14 @@ export class Image {
 
   get isPurged(): boolean {
     return this.current.purgedAt !== null;
+  }
+
+  /** The crop in the coordinates of the upright image turned by the user's rotation (what a render cuts). */
+  get turnedCrop(): CropRect | null {
+    const { crop, rotation } = this.current;
+    if (!crop) return null;
+    const upright = uprightSize({ width: this.current.sourceWidth, height: this.current.sourceHeight, orientation: this.current.orientation });
+    return turnRect(crop, upright.width, upright.height, rotation);
   }
 
   /** Where the upload is kept (never served). */

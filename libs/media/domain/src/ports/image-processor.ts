@@ -10,12 +10,15 @@ export type SniffedType =
   | { readonly kind: 'other'; readonly mime: string }
   | { readonly kind: 'unknown' };
 
-/** How to turn an upload into one rendition. EXIF orientation is always applied first. */
+/**
+ * How to turn an upload into one rendition, in this order: EXIF orientation (upright), `rotation`,
+ * `crop`, then resize to the exact size.
+ */
 export interface RenditionSpec {
-  /** Cut from the upright image, before rotating. */
-  readonly crop: CropRect | null;
-  /** Quarter turns clockwise, after cropping. */
+  /** Quarter turns clockwise of the upright image. */
   readonly rotation: 0 | 90 | 180 | 270;
+  /** Cut from the turned image (its coordinates). */
+  readonly crop: CropRect | null;
   /** The exact size of the output. */
   readonly width: number;
   readonly height: number;

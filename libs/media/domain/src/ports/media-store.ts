@@ -49,3 +49,13 @@ export abstract class MediaStore {
   /** A URL clients may fetch the object from directly (a CDN or public bucket), or `null`: the API serves it. */
   abstract publicUrl(key: string): string | null;
 }
+
+/** The contract's range rule: `end` clamped to the last byte; a start past the end (or a range of an empty object) is a RangeError. */
+export function clampRange(range: ByteRange | undefined, size: number): { start: number; end: number } {
+  if (!range) return { start: 0, end: Math.max(0, size - 1) };
+  const end = Math.min(range.end ?? size - 1, size - 1);
+  if (!Number.isInteger(range.start) || range.start < 0 || range.start >= size || end < range.start) {
+    throw new RangeError(`Range ${range.start}-${range.end ?? ''} is outside 0-${size - 1}`);
+  }
+  return { start: range.start, end };
+}

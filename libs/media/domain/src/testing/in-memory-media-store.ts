@@ -1,5 +1,5 @@
 import { concatBytes } from '../model/bytes.js';
-import { isStoreKey, MediaStore, type ByteRange, type ByteStream, type StoredBytes, type StoredObject } from '../ports/media-store.js';
+import { clampRange, isStoreKey, MediaStore, type ByteRange, type ByteStream, type StoredBytes, type StoredObject } from '../ports/media-store.js';
 
 interface Entry {
   readonly data: Uint8Array;
@@ -63,12 +63,4 @@ export class InMemoryMediaStore extends MediaStore {
 
 export function checkKey(key: string): void {
   if (!isStoreKey(key)) throw new Error(`Invalid store key: ${key}`);
-}
-
-/** The contract's range rule: `end` clamped to the last byte; a start past the end is a RangeError. */
-export function clampRange(range: ByteRange | undefined, size: number): { start: number; end: number } {
-  if (!range) return { start: 0, end: size - 1 };
-  const end = Math.min(range.end ?? size - 1, size - 1);
-  if (!Number.isInteger(range.start) || range.start < 0 || range.start >= size || end < range.start) throw new RangeError(`Range ${range.start}-${range.end ?? ''} is outside 0-${size - 1}`);
-  return { start: range.start, end };
 }

@@ -3,6 +3,7 @@ import { DEFAULT_MEDIA_SETTINGS, type MediaSettings } from '../media-settings.js
 import { bytesOf } from '../model/bytes.js';
 import type { Image } from '../model/image.js';
 import type { MediaViewer } from '../model/media-viewer.js';
+import type { ImageProcessor } from '../ports/image-processor.js';
 import { UploadImage, type UploadImageInput } from '../use-cases/image.use-cases.js';
 import { mediaJobHandlers } from '../use-cases/image-jobs.use-cases.js';
 import type { MediaDeps } from '../use-cases/media-deps.js';
@@ -14,10 +15,11 @@ export const user = (userId: number): MediaViewer & { userId: number } => ({ use
 export const editor: MediaViewer & { userId: number } = { userId: 900, mayEditContent: true, isAdmin: false };
 
 /** Media use cases over in-memory fakes, with helpers to upload and to run the queued jobs. */
-export function mediaTestBed(settings: Partial<MediaSettings> = {}) {
+export function mediaTestBed(settings: Partial<MediaSettings> = {}, adapters: { processor?: ImageProcessor } = {}) {
   const media = new InMemoryMediaRepository();
   const store = new InMemoryMediaStore();
-  const processor = new FakeImageProcessor();
+  const fake = new FakeImageProcessor();
+  const processor = adapters.processor ?? fake;
   const usage = new InMemoryMediaUsage();
   const allowance = new InMemoryUploadAllowance();
   const jobs = new RecordingJobQueue();
@@ -40,7 +42,7 @@ export function mediaTestBed(settings: Partial<MediaSettings> = {}) {
     deps,
     media,
     store,
-    processor,
+    processor: fake,
     usage,
     allowance,
     jobs,

@@ -26,7 +26,8 @@ export class GenerateImageRenditions {
         const key = image.renditionKey(name, input.version);
         const format = image.renditionFormat(name);
         const size = image.renditionSize(name);
-        const { crop, rotation } = image.state;
+        const { rotation } = image.state;
+        const crop = image.turnedCrop;
         const mode = name !== 'original' && IMAGE_SIZES[name].mode === 'cover' ? 'cover' : 'fill';
         const stored = await store.put(key, processor.render(source.body, { crop, rotation, ...size, mode, format }), OUTPUT_MIME[format]);
         const recorded = await uow.run(async () => {

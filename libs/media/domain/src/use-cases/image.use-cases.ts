@@ -104,7 +104,8 @@ function checkedHeader(sniffed: SniffedType, expected: string, maxPixels: number
   if (sniffed.kind === 'unknown') throw new UnsupportedImageTypeError('The file is not an image');
   if (sniffed.kind === 'other') {
     if (sniffed.mime === 'image/svg+xml') throw new UnsupportedImageTypeError('SVG images are not accepted: upload a raster image');
-    if (sniffed.mime === IMAGE_MIME_TYPES.heic) throw new UnsupportedImageTypeError('HEIC images cannot be decoded by this service: upload a JPEG or PNG');
+    if (sniffed.mime === IMAGE_MIME_TYPES.heic || sniffed.mime === 'image/heif') throw new UnsupportedImageTypeError('HEIC images cannot be decoded by this service: upload a JPEG or PNG');
+    if (sniffed.mime.startsWith('image/')) throw new UnsupportedImageTypeError(`${sniffed.mime} images cannot be decoded by this service: upload a JPEG or PNG`);
     throw new UnsupportedImageTypeError(`The file is ${sniffed.mime}, not an image the service accepts`);
   }
   const { header } = sniffed;
