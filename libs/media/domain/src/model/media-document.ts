@@ -35,7 +35,8 @@ export class MediaDocument {
   }
 
   static upload(input: { id: DocumentId; guid: string; ownerId: number; filename: string; title: string; byteSize: number; now: Date }): MediaDocument {
-    return new MediaDocument({ ...input, pages: null, thumbnailImageId: null, createdAt: input.now, deletedAt: null });
+    const { now, ...fields } = input;
+    return new MediaDocument({ ...fields, pages: null, thumbnailImageId: null, createdAt: now, deletedAt: null });
   }
 
   static keyFor(guid: string): string {
