@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { bytesOf, IMAGE_SIZE_NAMES, ImageTooManyPixelsError, ImageTooSmallError, ImageTypeMismatchError, readAll, RENDITION_NAMES, UnsupportedImageTypeError, type Image } from '@rc/media-domain';
+import { bytesOf, IMAGE_SIZE_NAMES, RequestImageRotation, ImageTooManyPixelsError, ImageTooSmallError, ImageTypeMismatchError, readAll, RENDITION_NAMES, UnsupportedImageTypeError, type Image } from '@rc/media-domain';
 import { mediaTestBed } from '@rc/media-domain/testing';
 import { SharpImageProcessor } from './sharp-image-processor.js';
 
@@ -158,7 +158,6 @@ describe('uploads through the real processor', () => {
     expect(isRed(await pixel(bytes, 300, 20))).toBe(true);
     expect(isBlue(await pixel(bytes, 300, 580))).toBe(true);
 
-    const { RequestImageRotation } = await import('@rc/media-domain');
     await new RequestImageRotation(b.deps).execute({ ownerId: 1, ref: String(image.id), degrees: 90, jobId: 'turn' });
     await b.runJobs();
     const turned = (await b.media.findImage({ id: image.id }))!;
