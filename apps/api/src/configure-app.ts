@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { jsonBody, methodNotAllowed, requestIdAndLog, stampRequest } from './http/middleware.js';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
+import { compileTrustProxy } from './security/trust-proxy.js';
 
 export const API_PREFIX = 'api/2.0';
 
@@ -40,7 +41,8 @@ export function responsePreamble(config: AppConfig, logger: Logger): (req: Incom
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   const express = app.getHttpAdapter().getInstance();
   express.disable('x-powered-by');
-  express.set('trust proxy', config.trustProxy);
+  // A hop count or proxy addresses (Express takes the compiled function as it is).
+  express.set('trust proxy', compileTrustProxy(config.trustProxy));
   express.set('query parser', 'simple');
 
   app.use(requestIdAndLog(logger));

@@ -177,6 +177,11 @@ describe('identity throttling over HTTP', () => {
       expectRateLimited(await loginWith(api, DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password), WINDOW);
       expectRateLimited(await loginWith(api, DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password, { 'X-Forwarded-For': '198.51.100.200' }), WINDOW);
     });
+
+    it('keys the throttle on the peer address, whatever X-Forwarded-For says', async () => {
+      const keys = await api.sql<{ key: string }>(`SELECT DISTINCT key FROM auth_attempts WHERE kind = 'login-address'`);
+      expect(keys.map((k) => k.key)).toEqual(['127.0.0.1']);
+    });
   });
 
   describe('password reset requests (default: 3 per email)', () => {
