@@ -382,18 +382,43 @@ describe('the gateway in front of two API replicas (docker/compose.production.ym
     expect(keys).not.toContain('203.0.113.9');
   });
 
-  withNginx('tells the API the client\'s address, scheme and host (X-Forwarded-For/-Proto/-Host) and the request id', async () => {
-    // The same configuration in front of a server that echoes the headers it got.
-    const echo = createServer((req, res) => {
+  describe('the same configuration in front of a stand-in server', () => {
+    // Echoes the headers it got; under /cc/ answers with the Cache-Control the query names, an
+    // ETag, and a 304 to a matching If-None-Match, counting full answers per path.
+    const full = new Map<string, number>();
+    const standIn = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://stand-in');
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify(req.headers));
+      if (!url.pathname.startsWith('/cc/')) return res.end(JSON.stringify(req.headers));
+      const cacheControl = url.searchParams.get('cc');
+      if (cacheControl) res.setHeader('Cache-Control', cacheControl);
+      res.setHeader('ETag', '"v1"');
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.statusCode = 304;
+        return res.end();
+      }
+      full.set(url.pathname, (full.get(url.pathname) ?? 0) + 1);
+      res.end(JSON.stringify({ path: url.pathname }));
     });
-    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-    const echoPort = (echo.address() as AddressInfo).port;
-    const gatewayPort = await freePort();
-    const second = await startNginx(NGINX!, { dir: join(dir, 'echo'), gatewayPort, replicaPorts: [echoPort, echoPort] });
-    try {
-      const res = await call(`http://127.0.0.1:${gatewayPort}`, 'GET', '/api/2.0/anything', { Host: 'repair.example', 'X-Forwarded-For': '203.0.113.9', 'X-Request-Id': 'echo-1' }, undefined, '127.0.0.2');
+    let standInGateway: RunningNginx | null = null;
+    let standInOrigin = '';
+
+    beforeAll(async () => {
+      if (!NGINX) return;
+      await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+      const port = (standIn.address() as AddressInfo).port;
+      const gatewayPort = await freePort();
+      standInOrigin = `http://127.0.0.1:${gatewayPort}`;
+      standInGateway = await startNginx(NGINX, { dir: join(dir, 'stand-in'), gatewayPort, replicaPorts: [port, port] });
+    });
+
+    afterAll(async () => {
+      await standInGateway?.stop();
+      if (standIn.listening) await new Promise((resolve) => standIn.close(resolve));
+    });
+
+    withNginx('tells the API the client\'s address, scheme and host (X-Forwarded-For/-Proto/-Host) and the request id', async () => {
+      const res = await call(standInOrigin, 'GET', '/api/2.0/anything', { Host: 'repair.example', 'X-Forwarded-For': '203.0.113.9', 'X-Request-Id': 'echo-1' }, undefined, '127.0.0.2');
       expect(res.body).toMatchObject({
         host: 'repair.example',
         'x-forwarded-for': '203.0.113.9, 127.0.0.2',
@@ -401,10 +426,34 @@ describe('the gateway in front of two API replicas (docker/compose.production.ym
         'x-forwarded-host': 'repair.example',
         'x-request-id': 'echo-1',
       });
-    } finally {
-      await second.stop();
-      await new Promise((resolve) => echo.close(resolve));
-    }
+    });
+
+    // [Cache-Control of the answer, X-Cache-Status of the next request, full answers for both]
+    const policy: [string, string, number][] = [
+      ['', 'MISS', 2],
+      ['private', 'MISS', 2],
+      ['no-store', 'MISS', 2],
+      ['public, no-store', 'MISS', 2],
+      ['private, max-age=60', 'MISS', 2],
+      ['no-cache', 'MISS', 2],
+      ['public, no-cache', 'REVALIDATED', 1],
+      ['public, max-age=0', 'REVALIDATED', 1],
+      ['public', 'REVALIDATED', 1],
+      ['public, max-age=60', 'HIT', 1],
+      ['public, max-age=0, s-maxage=60', 'HIT', 1],
+    ];
+    withNginx.each(policy)('stores an answer with Cache-Control "%s" as the API means it: next request %s, %i full answer(s)', async (cacheControl, status, answers) => {
+      const path = `/cc/${encodeURIComponent(cacheControl) || 'none'}`;
+      const url = `${path}?cc=${encodeURIComponent(cacheControl)}`;
+      const first = await call(standInOrigin, 'GET', url);
+      const second = await call(standInOrigin, 'GET', url);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.headers['x-cache-status']).toBe(status);
+      expect(second.text).toBe(first.text);
+      expect(full.get(path)).toBe(answers);
+      // With credentials: never from the cache, whatever the answer says.
+      expect((await call(standInOrigin, 'GET', url, { Authorization: 'api secret' })).headers['x-cache-status']).toBe('BYPASS');
+    });
   });
 
   describe('caching public GETs', () => {
