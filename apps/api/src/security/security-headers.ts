@@ -20,7 +20,7 @@ export const API_CSP = "default-src 'none';frame-ancestors 'none'";
  * the same origin (no inline script); the page has inline `<style>` blocks and a `style` attribute,
  * and the UI sets more, so styles may be inline; its icons are `data:` images; "Try it out" calls
  * the API, at this origin or at `PUBLIC_BASE_URL`'s; its forms stay on the page. Nothing else (no
- * fonts, frames, objects, workers): `docs-browser.e2e-spec.ts` checks the page in Chromium.
+ * fonts, frames, objects, workers): `docs.system-spec.ts` checks the page in Chromium.
  */
 export function docsCsp(publicBaseUrl: string): string {
   const origin = new URL(publicBaseUrl).origin;

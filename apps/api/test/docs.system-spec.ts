@@ -5,7 +5,7 @@ import { startTestApi, type TestApi } from './support/test-api.js';
 
 // Swagger UI in a real browser under the docs page's Content-Security-Policy: it renders every
 // operation and "Try it out" calls the API, with no CSP violation, error or failed request. Needs
-// Chromium (`CHROMIUM` or `chromium` on the PATH), so it runs with `npm run test:browser`, not
+// Chromium (`CHROMIUM` or `chromium` on the PATH), so it runs with `npm run test:system`, not
 // `npm test`; without Chromium it fails and says so.
 
 const chromium = findChromium();
