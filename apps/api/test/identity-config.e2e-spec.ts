@@ -165,7 +165,7 @@ describe('identity configuration over HTTP', () => {
     let api: TestApi;
     beforeAll(async () => {
       // Generous login throttling: the concurrent-login test below is about the token cap.
-      const throttle = { ...DEFAULT_IDENTITY_POLICY.throttle, loginFailuresPerEmail: 100, loginFailuresPerAddress: 1000 };
+      const throttle = { ...DEFAULT_IDENTITY_POLICY.throttle, loginFailuresPerEmailAndAddress: 100, loginFailuresPerAddress: 1000 };
       api = await startTestApi({ MAX_TOKENS_PER_USER: '2' }, { identity: { policy: { throttle } } });
     });
     afterAll(() => api.close());

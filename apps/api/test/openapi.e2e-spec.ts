@@ -113,7 +113,7 @@ describe('OpenAPI document and Swagger UI', () => {
     ['/user/token', 'post', [{ appId: [] }], ['400', '401', '422', '429']],
     ['/user/token', 'delete', [{ api: [] }], ['401']],
     ['/user', 'get', [{ api: [] }], ['401']],
-    ['/users', 'post', [{ appId: [] }], ['400', '401', '403', '422']],
+    ['/users', 'post', [{ appId: [] }], ['400', '401', '403', '422', '429']],
     ['/users/reset_password', 'post', undefined, ['422', '429']],
     ['/user/token/impersonate', 'post', [{ api: [] }], ['401', '403', '404', '422']],
     ['/guides/{guideid}', 'patch', [{ api: [] }], ['401', '403', '404', '409', '422']],

@@ -1,3 +1,5 @@
+import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
+
 /** The service's configuration, read from the environment once at start and validated. */
 export interface AppConfig {
   readonly port: number;
@@ -18,8 +20,8 @@ export interface AppConfig {
   readonly logLevel: LogLevel;
   readonly tokenTtlDays: number;
   readonly maxTokensPerUser: number;
-  /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
-  readonly trustProxy: number;
+  /** Which reverse proxies' X-Forwarded-For/-Proto are believed: a hop count (0 = none) or their addresses and ranges. */
+  readonly trustProxy: TrustProxySetting;
   /** Deliver the guides context's events to reputation in this process (off: run `cli events:deliver` elsewhere). */
   readonly eventDelivery: boolean;
   /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
@@ -127,7 +129,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: logLevel as LogLevel,
     tokenTtlDays: int('TOKEN_TTL_DAYS', 30, 1, 3650),
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
-    trustProxy: int('TRUST_PROXY', 0, 0, 10),
+    trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     eventDelivery: bool('EVENT_DELIVERY', true),
     guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { pino } from 'pino';
+import { DEFAULT_IDENTITY_POLICY } from '@rc/identity-domain';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
 import { loadConfig } from '../../src/config/config.js';
 import { startApi, type RunningApi, type StartOptions } from '../../src/server.js';
@@ -57,6 +58,12 @@ export interface TestApi {
 const TEST_ARGON2 = { memoryCost: 4096, timeCost: 1, parallelism: 1 };
 
 /**
+ * Every test registers its accounts from 127.0.0.1: unless a test sets the throttle rules, the
+ * registrations per address are not limited in practice (the limit has its own tests).
+ */
+const TEST_THROTTLE = { ...DEFAULT_IDENTITY_POLICY.throttle, registrationsPerAddress: 100_000 };
+
+/**
  * Starts the real API (the production start path) on a fresh database and an ephemeral port.
  * `env` holds configuration variables as an operator would set them.
  */
@@ -74,7 +81,8 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
   const logger = pino({ level: config.logLevel }, sink);
   let running: RunningApi;
   try {
-    running = await startApi(config, logger, { identity: { argon2: TEST_ARGON2, ...options.identity }, ...options });
+    const identity = { argon2: TEST_ARGON2, ...options.identity, policy: { throttle: TEST_THROTTLE, ...options.identity?.policy } };
+    running = await startApi(config, logger, { ...options, identity });
   } catch (error) {
     await db.drop();
     throw error;

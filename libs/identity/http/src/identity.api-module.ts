@@ -124,8 +124,8 @@ export class IdentityApiModule {
         factory(AuthenticateToken, (t: AuthTokenRepository, s: Secrets, c: Clock) => new AuthenticateToken(t, s, c), [AuthTokenRepository, Secrets, Clock]),
         factory(
           RegisterUser,
-          (u: UserRepository, h: PasswordHasher, i: TokenIssuer, c: Clock, w: UnitOfWork) => new RegisterUser(u, h, i, c, w, policy),
-          [UserRepository, PasswordHasher, TokenIssuer, Clock, UnitOfWork],
+          (u: UserRepository, h: PasswordHasher, i: TokenIssuer, t: AttemptThrottle, c: Clock, w: UnitOfWork) => new RegisterUser(u, h, i, t, c, w, policy),
+          [UserRepository, PasswordHasher, TokenIssuer, AttemptThrottle, Clock, UnitOfWork],
         ),
         factory(
           RequestPasswordReset,

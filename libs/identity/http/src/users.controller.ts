@@ -22,16 +22,23 @@ export class UsersController {
   @HttpCode(201)
   @Endpoint({
     summary: 'Register an account (and log it in)',
-    description: 'With public registration disabled, the caller must be an Admin (401 without a token, 403 for others).',
+    description:
+      'With public registration disabled, the caller must be an Admin (401 without a token, 403 for others). ' +
+      'Requests from one client address are limited (429 past the limit); an Admin\'s are not.',
     appId: true,
-    errors: [401, 403, 422],
+    errors: [401, 403, 422, 429],
   })
   @ApiBody({ type: RegisterRequestDto })
   @ApiCreatedResponse({ type: AuthenticatedUserResponseDto })
-  async register(@Body() body: RegisterRequestDto, @CurrentPrincipal() actor: Principal | null): Promise<AuthenticatedUserResponseDto> {
+  async register(
+    @Body() body: RegisterRequestDto,
+    @CurrentPrincipal() actor: Principal | null,
+    @ClientAddress() clientAddress: string,
+  ): Promise<AuthenticatedUserResponseDto> {
     const { user, token } = await this.registerUser.execute({
       registration: { email: body.email, username: body.username, uniqueUsername: body.unique_username, password: body.password },
       actor,
+      clientAddress,
     });
     return { ...(await this.views.info(user, { self: true })), authToken: token };
   }

@@ -14,6 +14,7 @@ export * from './protocol-errors.js';
 export * from './respond.js';
 export * from './route-needs.js';
 export * from './route-table.js';
+export * from './trust-proxy.js';
 export * from './shared-objects.dto.js';
 export * from './validation.js';
 export * from './wiring.js';

@@ -17,6 +17,7 @@ export function rawErrorResponse(status: number, message: string, headers: Reado
     'Content-Type: application/json',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${randomUUID()}`,
+    'X-Content-Type-Options: nosniff',
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',

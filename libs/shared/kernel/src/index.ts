@@ -3,3 +3,4 @@ export * from './clock.js';
 export * from './ids.js';
 export * from './page.js';
 export * from './unit-of-work.js';
+export * from './job-queue.js';

@@ -1,5 +1,8 @@
-/** Kinds of attempts that are counted to slow down guessing. */
-export type AttemptKind = 'login-email' | 'login-address' | 'reset-email' | 'reset-address';
+/**
+ * Kinds of attempts that are counted to slow down guessing. Keys are an email, a client address,
+ * or for `login-pair` the client address and the email separated by a space.
+ */
+export type AttemptKind = 'login-pair' | 'login-email' | 'login-address' | 'reset-email' | 'reset-address' | 'register-address';
 
 /**
  * A shared log of attempts (kept in the database, so that every API instance sees the same

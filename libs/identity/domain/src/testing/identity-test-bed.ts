@@ -73,7 +73,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
     logIn: new LogIn(users, hasher, issuer, throttle, uow, policy),
     authenticateToken: new AuthenticateToken(tokens, secrets, clock),
     logOut: new LogOut(tokens),
-    registerUser: new RegisterUser(users, hasher, issuer, clock, uow, policy),
+    registerUser: new RegisterUser(users, hasher, issuer, throttle, clock, uow, policy),
     requestPasswordReset: new RequestPasswordReset(users, resets, secrets, mailer, throttle, clock, policy),
     confirmPasswordReset: new ConfirmPasswordReset(users, resets, tokens, secrets, hasher, clock, uow),
     impersonate: new Impersonate(users, issuer),

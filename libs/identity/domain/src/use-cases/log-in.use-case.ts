@@ -17,8 +17,15 @@ export interface LogInInput {
 
 /**
  * Exchanges credentials for a token. A wrong email and a wrong password are indistinguishable:
- * same error, and a password hash is verified in both cases so the timing matches too. Repeated
- * failures for one email or one client address are refused for a while.
+ * same error, and a password hash is verified in both cases so the timing matches too.
+ *
+ * Failures are refused for a while (before any lookup, so the answer is the same for an email
+ * with or without an account) when there were too many for this email from this client address,
+ * from this address whatever the email, or for this email from all addresses together. The last
+ * limit is far higher than the first: failures from one address (at most the first limit of them)
+ * never refuse the right password from another, and only guessing spread over many addresses
+ * reaches it. A successful login forgets its own attempt and the failures of its email from its
+ * address, not those from elsewhere.
  */
 export class LogIn {
   /** Verified when the email has no account, so that the answer takes as long as for a real one. */
@@ -37,11 +44,13 @@ export class LogIn {
     const email = parseEmail(input.email);
     // Malformed addresses share one key: they can never log in, and they never reach storage as text.
     const emailKey = email ?? '(malformed)';
-    const limits = [
-      { kind: 'login-email' as const, key: emailKey, max: this.policy.throttle.loginFailuresPerEmail },
-      { kind: 'login-address' as const, key: input.clientAddress, max: this.policy.throttle.loginFailuresPerAddress },
-    ];
-    const attempt = await this.throttle.attempt(limits);
+    const { throttle } = this.policy;
+    const pair = { kind: 'login-pair' as const, key: `${input.clientAddress} ${emailKey}`, max: throttle.loginFailuresPerEmailAndAddress };
+    const attempt = await this.throttle.attempt([
+      pair,
+      { kind: 'login-email', key: emailKey, max: throttle.loginFailuresPerEmail },
+      { kind: 'login-address', key: input.clientAddress, max: throttle.loginFailuresPerAddress },
+    ]);
 
     const password = typeof input.password === 'string' ? input.password : '';
     const user = email ? await this.users.findByEmail(email) : null;
@@ -50,7 +59,7 @@ export class LogIn {
 
     const token = await this.uow.run(() => this.issuer.issue(user.id));
     await attempt.forget();
-    await this.throttle.clear(limits[0]);
+    await this.throttle.clear(pair);
     return { user, token };
   }
 

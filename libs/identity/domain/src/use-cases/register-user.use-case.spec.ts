@@ -1,4 +1,4 @@
-import { AdminRequiredError, AuthenticationRequiredError, InvalidAccountDataError } from '../identity.errors.js';
+import { AdminRequiredError, AuthenticationRequiredError, InvalidAccountDataError, TooManyAttemptsError } from '../identity.errors.js';
 import { identityTestBed, rejectionOf, TEST_PASSWORD } from '../testing/index.js';
 
 const registration = { email: 'Jane@Example.com', username: 'Jane', uniqueUsername: 'JaneDoe', password: TEST_PASSWORD };
@@ -122,6 +122,60 @@ describe('RegisterUser', () => {
       await expect(
         bed.registerUser.execute({ registration: { email: 'x', username: '', uniqueUsername: '', password: '' }, actor: null }),
       ).rejects.toThrow(AuthenticationRequiredError);
+    });
+  });
+
+  describe('throttling per client address', () => {
+    const ADDRESS = '192.0.2.1';
+    const account = (n: number) => ({ email: `u${n}@example.com`, username: `U ${n}`, uniqueUsername: `user${n}`, password: TEST_PASSWORD });
+    const limited = () => identityTestBed({ policy: { throttle: { registrationsPerAddress: 3, windowSeconds: 60 } } });
+
+    it('refuses requests past the limit from one address with the seconds to wait, and creates nothing', async () => {
+      const bed = limited();
+      for (let n = 0; n < 3; n++) await bed.registerUser.execute({ registration: account(n), actor: null, clientAddress: ADDRESS });
+      bed.advanceSeconds(10);
+      const error = await rejectionOf(bed.registerUser.execute({ registration: account(3), actor: null, clientAddress: ADDRESS }));
+      expect(error).toBeInstanceOf(TooManyAttemptsError);
+      expect((error as TooManyAttemptsError).retryAfterSeconds).toBe(50);
+      expect(bed.users.all()).toHaveLength(3);
+      bed.advanceSeconds(50);
+      await expect(bed.registerUser.execute({ registration: account(3), actor: null, clientAddress: ADDRESS })).resolves.toBeDefined();
+    });
+
+    it('counts refused registrations too (probing which emails have an account is throttled)', async () => {
+      const bed = limited();
+      await bed.registerUser.execute({ registration, actor: null, clientAddress: ADDRESS });
+      for (let i = 0; i < 2; i++) {
+        await expect(bed.registerUser.execute({ registration: { ...registration, uniqueUsername: `other${i}` }, actor: null, clientAddress: ADDRESS })).rejects.toThrow(InvalidAccountDataError);
+      }
+      await expect(bed.registerUser.execute({ registration: account(9), actor: null, clientAddress: ADDRESS })).rejects.toThrow(TooManyAttemptsError);
+    });
+
+    it('counts each address apart', async () => {
+      const bed = limited();
+      for (let n = 0; n < 3; n++) await bed.registerUser.execute({ registration: account(n), actor: null, clientAddress: ADDRESS });
+      await expect(bed.registerUser.execute({ registration: account(3), actor: null, clientAddress: '198.51.100.7' })).resolves.toBeDefined();
+    });
+
+    it('does not count an Admin, nor the operator’s own tools (no address)', async () => {
+      const bed = limited();
+      const admin = await bed.signInAdmin();
+      for (let n = 0; n < 5; n++) await bed.registerUser.execute({ registration: account(n), actor: admin.principal, clientAddress: ADDRESS });
+      for (let n = 5; n < 10; n++) await bed.registerUser.execute({ registration: account(n), actor: null });
+      expect(bed.attempts.countOf('register-address', ADDRESS)).toBe(0);
+      await expect(bed.registerUser.execute({ registration: account(10), actor: null, clientAddress: ADDRESS })).resolves.toBeDefined();
+    });
+
+    it('with public registration off, refuses the unauthenticated before counting them', async () => {
+      const bed = identityTestBed({ policy: { publicRegistration: false, throttle: { registrationsPerAddress: 1 } } });
+      for (let i = 0; i < 3; i++) {
+        await expect(bed.registerUser.execute({ registration, actor: null, clientAddress: ADDRESS })).rejects.toThrow(AuthenticationRequiredError);
+      }
+      expect(bed.attempts.countOf('register-address', ADDRESS)).toBe(0);
+    });
+
+    it('defaults to 10 per window', () => {
+      expect(identityTestBed().policy.throttle.registrationsPerAddress).toBe(10);
     });
   });
 });

@@ -1,27 +1,46 @@
 import type { Clock, UnitOfWork, Violation } from '@rc/shared-kernel';
 import { AdminRequiredError, AuthenticationRequiredError, InvalidAccountDataError } from '../identity.errors.js';
 import type { IdentityPolicy } from '../identity-policy.js';
+import type { AttemptThrottle } from '../model/attempt-throttle.js';
 import { isAdmin, type Principal } from '../model/principal.js';
 import type { TokenIssuer } from '../model/token-issuer.js';
 import { User, type Registration } from '../model/user.js';
 import type { PasswordHasher } from '../ports/secrets.js';
 import type { UserRepository } from '../ports/user.repository.js';
 
-/** Creates an account and logs it in. With public registration off, only an Admin may do it. */
+export interface RegisterUserInput {
+  readonly registration: Registration;
+  readonly actor: Principal | null;
+  /**
+   * The caller's network address, for throttling. Absent for the operator's own tools (demo data,
+   * command line), which are not throttled.
+   */
+  readonly clientAddress?: string;
+}
+
+/**
+ * Creates an account and logs it in. With public registration off, only an Admin may do it.
+ * Requests from one client address are limited (every request counts, whatever its outcome, so
+ * that neither mass sign-ups nor probing which emails have an account go fast); an Admin's are not.
+ */
 export class RegisterUser {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly issuer: TokenIssuer,
+    private readonly throttle: AttemptThrottle,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-    private readonly policy: Pick<IdentityPolicy, 'publicRegistration'>,
+    private readonly policy: Pick<IdentityPolicy, 'publicRegistration' | 'throttle'>,
   ) {}
 
-  async execute(input: { registration: Registration; actor: Principal | null }): Promise<{ user: User; token: string }> {
+  async execute(input: RegisterUserInput): Promise<{ user: User; token: string }> {
     if (!this.policy.publicRegistration) {
       if (!input.actor) throw new AuthenticationRequiredError();
       if (!isAdmin(input.actor)) throw new AdminRequiredError();
+    }
+    if (input.clientAddress !== undefined && !(input.actor && isAdmin(input.actor))) {
+      await this.throttle.attempt([{ kind: 'register-address', key: input.clientAddress, max: this.policy.throttle.registrationsPerAddress }]);
     }
     const account = User.validateRegistration(input.registration);
     const taken = await this.users.findTaken(account.email, account.uniqueUsername);

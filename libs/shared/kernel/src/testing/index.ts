@@ -1,2 +1,3 @@
 export * from './fixed-clock.js';
 export * from './immediate-unit-of-work.js';
+export * from './recording-job-queue.js';

@@ -1,0 +1,36 @@
+import type { MediaKind } from '../model/media-ids.js';
+import type { MediaViewer } from '../model/media-viewer.js';
+
+/**
+ * Where content uses media. Other contexts own the content (guides, wiki pages, users' avatars),
+ * so each implements this port for its own; the application combines them (`CompositeMediaUsage`).
+ */
+export abstract class MediaUsage {
+  /** Which of these media some content uses (any viewer, published or not). */
+  abstract usedAmong(kind: MediaKind, ids: readonly number[]): Promise<Set<number>>;
+  /** Whether the medium appears in content this viewer may view. */
+  abstract visibleThroughContent(kind: MediaKind, id: number, viewer: MediaViewer): Promise<boolean>;
+}
+
+/** Several contexts' usages as one: used if any uses it, visible if any shows it. */
+export class CompositeMediaUsage extends MediaUsage {
+  constructor(private readonly parts: readonly MediaUsage[]) {
+    super();
+  }
+
+  async usedAmong(kind: MediaKind, ids: readonly number[]): Promise<Set<number>> {
+    const used = new Set<number>();
+    let left = [...ids];
+    for (const part of this.parts) {
+      if (!left.length) break;
+      for (const id of await part.usedAmong(kind, left)) used.add(id);
+      left = left.filter((id) => !used.has(id));
+    }
+    return used;
+  }
+
+  async visibleThroughContent(kind: MediaKind, id: number, viewer: MediaViewer): Promise<boolean> {
+    for (const part of this.parts) if (await part.visibleThroughContent(kind, id, viewer)) return true;
+    return false;
+  }
+}

@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { DEFAULT_MEDIA_SETTINGS, type MediaSettings, type MediaStore } from '@rc/media-domain';
+import { LocalMediaStore } from './stores/local-media-store.js';
+import type { S3MediaStoreOptions } from './stores/s3-media-store.js';
+
+export type MediaStoreConfig = { readonly kind: 'local'; readonly dir: string; readonly publicBaseUrl: string | null } | ({ readonly kind: 's3' } & S3MediaStoreOptions);
+
+export interface MediaConfig {
+  readonly store: MediaStoreConfig;
+  readonly settings: MediaSettings;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The media variables (all optional):
+ * - `MEDIA_STORE`: `local` (default: files under `MEDIA_DIR`, default `DATA_DIR/media`) or `s3`;
+ * - `MEDIA_S3_BUCKET` (required with s3), `MEDIA_S3_ENDPOINT` (unset: AWS), `MEDIA_S3_REGION`
+ *   (default us-east-1), `MEDIA_S3_ACCESS_KEY_ID` + `MEDIA_S3_SECRET_ACCESS_KEY` (together; unset:
+ *   the SDK's default credential chain), `MEDIA_S3_FORCE_PATH_STYLE` (default true when an
+ *   endpoint is set: MinIO, Ceph RGW), `MEDIA_S3_PREFIX`;
+ * - `MEDIA_PUBLIC_BASE_URL`: files are fetched from there (a CDN, a public bucket) instead of
+ *   through the API;
+ * - `MEDIA_MAX_UPLOAD_BYTES` (default 80 MiB), `MEDIA_MAX_PIXELS` (default 100 000 000),
+ *   `MEDIA_QUOTA_BYTES` per user (default 5 GiB, 0 = none), `MEDIA_UPLOAD_RATE_LIMIT` uploads per
+ *   user and window (default 120, 0 = none), `MEDIA_UPLOAD_RATE_WINDOW_SECONDS` (default 3600).
+ * Problems are collected, not thrown, so a start reports them all at once.
+ */
+export function readMediaConfig(env: Env, dataDir: string, problems: string[]): MediaConfig {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const url = (name: string): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    try {
+      if (!['http:', 'https:'].includes(new URL(raw).protocol)) throw new Error();
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http:// or https:// URL`);
+      return null;
+    }
+  };
+
+  const kind = (read('MEDIA_STORE') ?? 'local').toLowerCase();
+  const publicBaseUrl = url('MEDIA_PUBLIC_BASE_URL');
+  let store: MediaStoreConfig = { kind: 'local', dir: read('MEDIA_DIR') ?? join(dataDir, 'media'), publicBaseUrl };
+  if (kind === 's3') {
+    const bucket = read('MEDIA_S3_BUCKET');
+    if (!bucket) problems.push('MEDIA_S3_BUCKET is required when MEDIA_STORE is s3');
+    const endpoint = url('MEDIA_S3_ENDPOINT');
+    const accessKeyId = read('MEDIA_S3_ACCESS_KEY_ID');
+    const secretAccessKey = read('MEDIA_S3_SECRET_ACCESS_KEY');
+    if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) problems.push('MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY must be set together');
+    const pathStyle = (read('MEDIA_S3_FORCE_PATH_STYLE') ?? (endpoint ? 'true' : 'false')).toLowerCase();
+    if (!['true', 'false'].includes(pathStyle)) problems.push('MEDIA_S3_FORCE_PATH_STYLE must be true or false');
+    store = {
+      kind: 's3',
+      bucket: bucket ?? '',
+      prefix: read('MEDIA_S3_PREFIX') ?? '',
+      endpoint,
+      region: read('MEDIA_S3_REGION') ?? 'us-east-1',
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+      forcePathStyle: pathStyle === 'true',
+      publicBaseUrl,
+    };
+  } else if (kind !== 'local') {
+    problems.push(`MEDIA_STORE must be local or s3 (got '${kind}')`);
+  }
+
+  const d = DEFAULT_MEDIA_SETTINGS;
+  return {
+    store,
+    settings: {
+      maxUploadBytes: int('MEDIA_MAX_UPLOAD_BYTES', d.maxUploadBytes, 1024, 2 ** 40),
+      maxPixels: int('MEDIA_MAX_PIXELS', d.maxPixels, 2500, 1_000_000_000),
+      minSide: d.minSide,
+      allowance: {
+        quotaBytes: int('MEDIA_QUOTA_BYTES', d.allowance.quotaBytes, 0, 2 ** 50),
+        uploadsPerWindow: int('MEDIA_UPLOAD_RATE_LIMIT', d.allowance.uploadsPerWindow, 0, 1_000_000),
+        windowSeconds: int('MEDIA_UPLOAD_RATE_WINDOW_SECONDS', d.allowance.windowSeconds, 1, 7 * 24 * 3600),
+      },
+    },
+  };
+}
+
+/** The store the configuration names (the AWS SDK is loaded only for an S3 store). */
+export async function createMediaStore(config: MediaStoreConfig): Promise<MediaStore> {
+  if (config.kind === 'local') return new LocalMediaStore({ root: config.dir, publicBaseUrl: config.publicBaseUrl });
+  const { kind: _kind, ...options } = config;
+  const { S3MediaStore } = await import('./stores/s3-media-store.js');
+  return new S3MediaStore(options);
+}
