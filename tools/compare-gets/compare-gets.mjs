@@ -1,10 +1,10 @@
 // Records what the built API answers on the demo data, so that two versions of the code can be
 // compared byte for byte (`diff -r`):
 //
-//   npm run build && node tools/compare-gets/compare-gets.mjs --out /tmp/gets-before
+//   npm run build && node tools/compare-gets/compare-gets.mjs --out ../gets-before
 //   ...change the code...
-//   npm run build && node tools/compare-gets/compare-gets.mjs --out /tmp/gets-after
-//   diff -r /tmp/gets-before /tmp/gets-after
+//   npm run build && node tools/compare-gets/compare-gets.mjs --out ../gets-after
+//   diff -r ../gets-before ../gets-after
 //
 // It starts `apps/api/dist/main.js` on a fresh embedded PostgreSQL (a temporary DATA_DIR, never
 // DATABASE_URL) with the demo data, waits until the guides' events have reached reputation and the
