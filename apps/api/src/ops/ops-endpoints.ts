@@ -58,7 +58,9 @@ export function opsEndpoints(options: OpsEndpointsOptions): (req: IncomingMessag
         res.setHeader('Content-Length', Buffer.byteLength(body));
         res.end(req.method === 'HEAD' ? undefined : body);
         if (logger.isLevelEnabled('debug')) logger.debug({ context: 'ops', method: req.method, path: route, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'operator request');
-      });
+      })
+      // Never an unhandled rejection (it would stop the process): the connection is dropped.
+      .catch(() => res.destroy());
   };
 
   const json = (req: IncomingMessage, probe: ProbeAnswer): OpsAnswer => ({ status: probe.status, type: 'application/json', body: JSON.stringify(probe.body, null, wantsPretty(req) ? 2 : undefined) });
