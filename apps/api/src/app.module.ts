@@ -24,6 +24,7 @@ import { wikiRendererFor } from './markup/wiki-renderer.js';
 import { PeopleModule } from './people/user-standings.js';
 import { TeamsApiModule } from './teams/teams.api-module.js';
 import { ReputationApiModule } from './reputation/reputation.api-module.js';
+import { OpsModule } from './ops/ops.module.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -63,6 +64,7 @@ export class AppModule {
         ArchiveModule.register(guides),
         TeamsApiModule,
         ReputationApiModule.register(),
+        OpsModule.register(config),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

@@ -16,6 +16,7 @@ import { GuideEventRelay } from './events/guide-event-relay.js';
 import { guideFastPath, type HotPath } from './guides/guide-fast-path.js';
 import { GuideVersions } from './guides/guide-versions.js';
 import { PublicGuideBodies } from './guides/public-guide-bodies.js';
+import { beginShutdown, installOperability } from './ops/install.js';
 
 export interface RunningApi {
   readonly app: NestExpressApplication;
@@ -42,6 +43,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   configureApp(app, config, logger);
   await app.init();
   installHotPath(app, guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), responsePreamble(config, logger)));
+  // Ahead of the hot path: request ids and contexts, request metrics, health probes and metrics.
+  installOperability(app);
   installProtocolErrors(app.getHttpServer(), logger);
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);
@@ -103,6 +106,8 @@ export async function startApi(config: AppConfig, logger: Logger, options: Start
         const http = app.getHttpServer();
         const endIdle = setInterval(() => http.closeIdleConnections(), 50).unref();
         try {
+          // Readiness turns 503 first, while the server still accepts (SHUTDOWN_DELAY_SECONDS).
+          await beginShutdown(app, config.shutdownDelaySeconds);
           // Nest closes the HTTP server first (it stops accepting, idle keep-alive connections
           // close, requests in flight finish), then runs the shutdown hooks that close the pool.
           await app.close();
