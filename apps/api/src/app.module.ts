@@ -18,6 +18,7 @@ import { CoreModule } from './core.module.js';
 import { EventsModule } from './events/events.module.js';
 import { PeopleModule } from './people/people.module.js';
 import { SearchApiModule } from './search/search.api-module.js';
+import { OpsModule } from './ops/ops.module.js';
 import { GuidesOfCategory } from './wiring/guides-of-category.js';
 
 export interface AppModuleOptions {
@@ -65,6 +66,7 @@ export class AppModule {
         TeamsApiModule.register(config),
         reputation,
         EventsModule.register(reputation),
+        OpsModule.register(config),
       ],
       providers: [
         // Guards run in this order: app id, then token, then admin.

@@ -1,10 +1,15 @@
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config/config.js';
+import { REDACTION, requestIdMixin } from '@rc/shared-ops';
 
-/** One JSON line per event on stdout, with the process id (which worker, in cluster mode). */
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: { service: 'repair-content-api', pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
+/**
+ * One JSON line per event on stdout (or `destination`), with the process id (which worker, in
+ * cluster mode), the id of the request being handled, and credentials redacted.
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = { level, base: { service: 'repair-content-api', pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, mixin: requestIdMixin, redact: REDACTION };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Nest's own messages (start-up, route mapping, errors) go through the same logger. */

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { openDatabase } from './database.js';
 import { createLogger } from './logger.js';
+import { serveClusterMetrics, startTelemetry, stopTelemetry } from '@rc/shared-ops';
 import { createApi, startApi, type RunningApi } from './server.js';
 
 const WORKER_INDEX = 'RC_WORKER_INDEX';
@@ -75,7 +76,10 @@ async function serve(config: AppConfig, logger: Logger, worker: number | null): 
   } else {
     logger.debug({ worker, ms: Date.now() - started }, 'worker ready');
   }
-  onSignals(logger, () => api.close());
+  onSignals(logger, async () => {
+    await api.close();
+    await stopTelemetry();
+  });
 }
 
 /**
@@ -93,6 +97,8 @@ async function primary(config: AppConfig, logger: Logger): Promise<void> {
     await database.stop();
     throw error;
   }
+  // A scrape answered by any worker shows the metrics of all of them.
+  serveClusterMetrics();
   let stopping = false;
   let ready = 0;
   const fork = (index: number) => {
@@ -124,12 +130,15 @@ async function primary(config: AppConfig, logger: Logger): Promise<void> {
       ),
     );
     await database.stop();
+    await stopTelemetry();
   });
 }
 
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
+  // Only when OTEL_* variables ask for traces (nothing of OpenTelemetry is loaded otherwise).
+  await startTelemetry(logger);
   if (cluster.isWorker) return serve(config, logger, Number(process.env[WORKER_INDEX] ?? 0));
   if (config.webConcurrency > 1) return primary(config, logger);
   return serve(config, logger, null);

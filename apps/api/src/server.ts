@@ -12,6 +12,7 @@ import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
 import { ArchiveScheduler } from '@rc/archive-http';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
+import { beginShutdown, installOperability } from './ops/install.js';
 
 export interface RunningApi {
   readonly app: NestExpressApplication;
@@ -38,6 +39,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   configureApp(app, config, logger);
   await app.init();
   installHotPath(app, guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), responsePreamble(config, logger)));
+  // Ahead of the hot path: request ids and contexts, request metrics, health probes and metrics.
+  installOperability(app);
   installProtocolErrors(app.getHttpServer(), logger);
   installFallbacks(app.getHttpAdapter().getInstance(), logger);
   const applied = await migrate(app);
@@ -99,6 +102,8 @@ export async function startApi(config: AppConfig, logger: Logger, options: Start
         const http = app.getHttpServer();
         const endIdle = setInterval(() => http.closeIdleConnections(), 50).unref();
         try {
+          // Readiness turns 503 first, while the server still accepts (SHUTDOWN_DELAY_SECONDS).
+          await beginShutdown(app, config.shutdownDelaySeconds);
           // Nest closes the HTTP server first (it stops accepting, idle keep-alive connections
           // close, requests in flight finish), then runs the shutdown hooks that close the pool.
           await app.close();

@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
       webConcurrency: 1,
+      metricsToken: null,
+      shutdownDelaySeconds: 0,
     });
   });
 
@@ -67,6 +69,8 @@ describe('loadConfig', () => {
       WEB_CONCURRENCY: '2',
       ARCHIVE_DIR: '/srv/archives',
       ARCHIVE_CHECK_SECONDS: '3600',
+      METRICS_TOKEN: 'scrape-me-please',
+      SHUTDOWN_DELAY_SECONDS: '5',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -92,6 +96,8 @@ describe('loadConfig', () => {
       guideCacheMaxAgeSeconds: 60,
       guideCacheCoherence: 'lookup',
       webConcurrency: 2,
+      metricsToken: 'scrape-me-please',
+      shutdownDelaySeconds: 5,
     });
   });
 
@@ -119,6 +125,8 @@ describe('loadConfig', () => {
     [{ MAX_TOKENS_PER_USER: '-1' }, /^MAX_TOKENS_PER_USER/],
     [{ ARCHIVE_CHECK_SECONDS: 'hourly' }, /^ARCHIVE_CHECK_SECONDS must be an integer from 0/],
     [{ GUIDE_CACHE_COHERENCE: 'gossip' }, /^GUIDE_CACHE_COHERENCE must be 'notify' or 'lookup'/],
+    [{ METRICS_TOKEN: 'two words' }, /^METRICS_TOKEN must be printable ASCII/],
+    [{ SHUTDOWN_DELAY_SECONDS: '-1' }, /^SHUTDOWN_DELAY_SECONDS must be an integer from 0 to 300/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);

@@ -36,6 +36,10 @@ export interface AppConfig {
   readonly archiveDir: string;
   /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
   readonly archiveCheckSeconds: number;
+  /** `GET /api/2.0/metrics` asks for `Authorization: Bearer <this>` when set. */
+  readonly metricsToken: string | null;
+  /** Seconds between the readiness probe turning 503 at a shutdown and the server refusing connections. */
+  readonly shutdownDelaySeconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -112,6 +116,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const coherence = (read('GUIDE_CACHE_COHERENCE') ?? 'notify').toLowerCase();
   if (coherence !== 'notify' && coherence !== 'lookup') problems.push(`GUIDE_CACHE_COHERENCE must be 'notify' or 'lookup' (got '${coherence}')`);
 
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be printable ASCII without spaces (at most 512 characters)');
+
   const config: AppConfig = {
     port,
     host,
@@ -137,6 +144,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),
     archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
+    metricsToken: metricsToken ?? null,
+    shutdownDelaySeconds: int('SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -47,6 +47,11 @@ export class GuideEventRelay {
     this.feed = new MikroOrmGuideEventFeed(orm.em);
   }
 
+  /** Started and not stopped: delivering in the background (the readiness probe asks). */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
   /** Delivers one batch; the number of events delivered (0: none due, or another process is delivering). */
   async deliverBatch(): Promise<number> {
     try {

@@ -148,9 +148,9 @@ function shownOf(hits: readonly Hit[], results: readonly ({ dataType: 'guide'; u
 /** `/search` and `/suggest`: guides (through the guides context's queries) and wiki pages, merged. */
 export class SiteSearch {
   /** Pages of queries matching many guides, per process (see {@link search}). */
-  private readonly kept = new RankingCache<KeptPage<SearchBody>>(KEPT_PAGE_MS, KEPT_PAGES);
+  readonly kept = new RankingCache<KeptPage<SearchBody>>(KEPT_PAGE_MS, KEPT_PAGES);
   /** Suggestions for prefixes matching many guides, per process (see {@link suggest}). */
-  private readonly keptSuggestions = new RankingCache<KeptPage<{ query: string; results: Presented }>>(KEPT_PAGE_MS, KEPT_PAGES);
+  readonly keptSuggestions = new RankingCache<KeptPage<{ query: string; results: Presented }>>(KEPT_PAGE_MS, KEPT_PAGES);
 
   constructor(
     private readonly guides: GuideQueries,

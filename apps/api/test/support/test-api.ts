@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { pino } from 'pino';
 import { DEFAULT_IDENTITY_POLICY } from '@rc/identity-domain';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
 import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/logger.js';
 import { startApi, type RunningApi, type StartOptions } from '../../src/server.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../../src/demo/demo-data.js';
 
@@ -78,7 +78,8 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
   });
   // No scheduled archive builds unless a test asks for them: a build would compete with the test for the CPU.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', ...env, DATABASE_URL: db.url });
-  const logger = pino({ level: config.logLevel }, sink);
+  // The production logger (request ids, redaction), writing to the test's sink.
+  const logger = createLogger(config.logLevel, sink);
   let running: RunningApi;
   try {
     const identity = { argon2: TEST_ARGON2, ...options.identity, policy: { throttle: TEST_THROTTLE, ...options.identity?.policy } };

@@ -17,6 +17,9 @@ interface Entry {
 export class CategoryTreeCache {
   private entry: Entry | null = null;
   private readonly loading = new Map<string, Promise<Entry>>();
+  /** Reads answered from the nodes kept, and reads that loaded them (for the metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly version: () => Promise<string>,
@@ -42,7 +45,11 @@ export class CategoryTreeCache {
 
   private async current(): Promise<Entry> {
     const version = await this.version();
-    if (this.entry?.version === version) return this.entry;
+    if (this.entry?.version === version) {
+      this.hits++;
+      return this.entry;
+    }
+    this.misses++;
     let pending = this.loading.get(version);
     if (!pending) {
       pending = this.load().then(

@@ -3,3 +3,4 @@ export * from './catalog.api-module.js';
 export * from './wiki-reader.js';
 export * from './wiki.presenter.js';
 export * from './omanual-category.mapper.js';
+export * from './category-tree-cache.js';

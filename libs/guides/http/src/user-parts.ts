@@ -24,6 +24,9 @@ export class UserPartsCache {
   private readonly known = new Map<number, UserPart>();
   private queued: { readonly ids: Set<number>; readonly done: Promise<Map<number, UserPart>> } | null = null;
   lookups = 0;
+  /** Users found kept, and users looked up (the cache's hit and miss counts, for the metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     /** Looks users up (unknown or disabled ones get the parts of a deleted user). */
@@ -49,6 +52,8 @@ export class UserPartsCache {
         this.known.set(id, part);
       }
     }
+    this.hits += found.size;
+    this.misses += missing.length;
     if (missing.length) {
       const fetched = await this.load(missing);
       for (const id of missing) found.set(id, fetched.get(id)!);

@@ -42,6 +42,9 @@ export function prefixTsQuery(raw: string): string | null {
  */
 export class RankingCache<T> {
   private readonly entries = new Map<string, { at: number; value: T }>();
+  /** Lookups answered and not (for the metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     readonly ttlMs: number,
@@ -51,11 +54,16 @@ export class RankingCache<T> {
 
   get(key: string): T | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (this.now() - entry.at >= this.ttlMs) {
-      this.entries.delete(key);
+    if (!entry) {
+      this.misses++;
       return undefined;
     }
+    if (this.now() - entry.at >= this.ttlMs) {
+      this.entries.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     return entry.value;
   }
 
