@@ -1,5 +1,20 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestApi, type TestApi } from './support/test-api.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+interface LintProblem {
+  ruleId: string;
+  severity: 'error' | 'warn';
+  message: string;
+  location: { pointer: string }[];
+}
 
 type Operation = {
   security?: Record<string, string[]>[];
@@ -23,6 +38,23 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
   });
+
+  it('passes Redocly lint (the recommended rules, as redocly.yaml tunes them) without an error', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(doc));
+      const run = await promisify(execFile)(
+        process.execPath,
+        [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json'],
+        { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const problems = (JSON.parse(run.stdout) as { problems: LintProblem[] }).problems.filter((p) => p.severity === 'error').map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('serves Swagger UI at /api/2.0/docs and the document as YAML too', async () => {
     const ui = await api.request('GET', '/docs');
@@ -114,7 +146,8 @@ describe('OpenAPI document and Swagger UI', () => {
     ['/user/token', 'delete', [{ api: [] }], ['401']],
     ['/user', 'get', [{ api: [] }], ['401']],
     ['/users', 'post', [{ appId: [] }], ['400', '401', '403', '422', '429']],
-    ['/users/reset_password', 'post', undefined, ['422', '429']],
+    ['/users/reset_password', 'post', [], ['422', '429']],
+    ['/guides/{guideid}', 'get', [], ['400', '403', '404']],
     ['/user/token/impersonate', 'post', [{ api: [] }], ['401', '403', '404', '422']],
     ['/guides/{guideid}', 'patch', [{ api: [] }], ['401', '403', '404', '409', '422']],
     ['/user/guides', 'get', [{ api: [], appId: [] }], ['400', '401']],
