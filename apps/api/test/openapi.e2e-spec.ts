@@ -157,8 +157,39 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(op.security).toEqual(security);
     for (const status of errors) {
       const schema = op.responses[status]?.content?.['application/json']?.schema?.$ref;
-      expect(schema).toBe(status === '422' ? '#/components/schemas/ValidationErrorResponseDto' : '#/components/schemas/ErrorResponseDto');
+      if (status === '409') expect(schema).toBe('#/components/schemas/GuideResponseDto');
+      else expect(schema).toBe(status === '422' ? '#/components/schemas/ValidationErrorResponseDto' : '#/components/schemas/ErrorResponseDto');
     }
+  });
+
+  it('gives each error status a true example: the 404 names the route\'s resource, the 403 its privileges, the 422 its errors', () => {
+    type Content = { content: { 'application/json': { example: { message: string; requiredPrivileges?: string[]; errors?: unknown[] } } } };
+    const example = (path: string, method: string, status: string) => (operation(path, method)!.responses[status] as unknown as Content).content['application/json'].example;
+    expect(example('/guides/{guideid}', 'patch', '404').message).toBe('Guide not found');
+    expect(example('/guides/{guideid}/steps/{stepid}', 'patch', '404').message).toBe('Step not found');
+    expect(example('/users/{userid}', 'get', '404').message).toBe('User not found');
+    expect(example('/teams/{teamid}', 'get', '404').message).toBe('Team not found');
+    expect(example('/wikis/{namespace}/{title}', 'get', '404').message).toBe('Wiki not found');
+    expect(example('/user', 'get', '401').message).toBe('Authentication required');
+    expect(example('/users', 'post', '400').message).toBe('Invalid app id');
+    expect(example('/guides', 'get', '400').message).toMatch(/^Parameter /);
+    expect(example('/users', 'post', '403').requiredPrivileges).toEqual(['Admin']);
+    expect(example('/guides', 'post', '422').errors).toHaveLength(1);
+    const notFound = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) => {
+        const found = (op.responses['404'] as unknown as Content | undefined)?.content['application/json'].example.message;
+        return found === undefined || found !== 'Not found' ? [] : [`${method} ${path}`];
+      }),
+    );
+    expect(notFound).toEqual([]);
+  });
+
+  it('types every id in a path as a positive integer', () => {
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops).flatMap((op) => ((op as unknown as { parameters?: { name: string; in: string; schema: unknown }[] }).parameters ?? []).filter((p) => p.in === 'path' && p.name.endsWith('id'))),
+    );
+    expect(ids.length).toBeGreaterThan(20);
+    for (const p of ids) expect({ name: p.name, schema: p.schema }).toEqual({ name: p.name, schema: { type: 'integer', minimum: 1 } });
   });
 
   it('documents success bodies with their schemas', () => {

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext, type Type } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiSecurity, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
 import { throttleAddress } from './trust-proxy.js';
@@ -54,7 +54,7 @@ export interface EndpointOptions {
   /** The 404's message on this route, naming its resource (`'Guide not found'`). */
   readonly notFound?: string;
   /** The body of this route's 409: the current version of the resource, as a GET returns it. */
-  readonly conflict?: Type<unknown>;
+  readonly conflict?: Type<unknown> | SchemaObject;
 }
 
 /** A true example of each error status (the 404 and 409 are the route's own). */
@@ -78,7 +78,10 @@ export function errorExample(status: number, route: { readonly appId?: boolean; 
 
 function errorResponse(status: number, needs: RouteNeeds, options: EndpointOptions): MethodDecorator {
   const description = ERROR_TEXT[status] ?? 'Error';
-  if (status === 409 && options.conflict) return ApiResponse({ status, description, type: options.conflict });
+  if (status === 409 && options.conflict) {
+    const conflict = options.conflict;
+    return typeof conflict === 'function' ? ApiResponse({ status, description, type: conflict }) : ApiResponse({ status, description, schema: conflict });
+  }
   const schema = { $ref: getSchemaPath(status === 422 ? ValidationErrorResponseDto : ErrorResponseDto) };
   const example = errorExample(status, { appId: needs.appId, notFound: options.notFound });
   return ApiResponse({ status, description, content: { 'application/json': { schema, example } } });
@@ -102,6 +105,11 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     ...(Object.keys(security).length ? [ApiSecurity(security)] : []),
     ...[...errors].sort().map((status) => errorResponse(status, needs, options)),
   );
+}
+
+/** A path parameter that is a numeric id (`guideid`, `userid`…): a positive integer. */
+export function IdParam(name: string, description: string): MethodDecorator {
+  return ApiParam({ name, schema: { type: 'integer', minimum: 1 }, description, example: 1 });
 }
 
 /** The authenticated caller, or `null` on a public route called without a valid token. */
