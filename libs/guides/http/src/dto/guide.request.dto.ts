@@ -85,11 +85,11 @@ export class StepWriteDto {
   @Allow()
   lines?: LineDto[];
   @ApiPropertyOptional({ description: 'Up to 3 images, or one video or embed; null: none', type: StepMediaDto, nullable: true }) @Allow() media?: StepMediaDto | null;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Create only: position 1 … count + 1 (default: last)' }) @Allow() orderby?: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Create only: position 1 … count + 1 (default: last)', example: 1 }) @Allow() orderby?: number;
 }
 
 export class StepOrderDto {
-  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Every step id of the guide, in the new order' }) @Allow() stepids?: number[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Every step id of the guide (`steps[].stepid` of the guide), in the new order', example: [] }) @Allow() stepids?: number[];
 }
 
 export class TagDto {
