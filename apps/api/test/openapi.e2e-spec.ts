@@ -1,5 +1,20 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestApi, type TestApi } from './support/test-api.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+interface LintProblem {
+  ruleId: string;
+  severity: 'error' | 'warn';
+  message: string;
+  location: { pointer: string }[];
+}
 
 type Operation = {
   security?: Record<string, string[]>[];
@@ -23,6 +38,23 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
   });
+
+  it('passes Redocly lint (the recommended rules, as redocly.yaml tunes them) without an error or a warning', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(doc));
+      const run = await promisify(execFile)(
+        process.execPath,
+        [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json'],
+        { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const problems = (JSON.parse(run.stdout) as { problems: LintProblem[] }).problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('serves Swagger UI at /api/2.0/docs and the document as YAML too', async () => {
     const ui = await api.request('GET', '/docs');
@@ -114,7 +146,8 @@ describe('OpenAPI document and Swagger UI', () => {
     ['/user/token', 'delete', [{ api: [] }], ['401']],
     ['/user', 'get', [{ api: [] }], ['401']],
     ['/users', 'post', [{ appId: [] }], ['400', '401', '403', '422', '429']],
-    ['/users/reset_password', 'post', undefined, ['422', '429']],
+    ['/users/reset_password', 'post', [], ['422', '429']],
+    ['/guides/{guideid}', 'get', [], ['400', '403', '404']],
     ['/user/token/impersonate', 'post', [{ api: [] }], ['401', '403', '404', '422']],
     ['/guides/{guideid}', 'patch', [{ api: [] }], ['401', '403', '404', '409', '422']],
     ['/user/guides', 'get', [{ api: [], appId: [] }], ['400', '401']],
@@ -124,8 +157,39 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(op.security).toEqual(security);
     for (const status of errors) {
       const schema = op.responses[status]?.content?.['application/json']?.schema?.$ref;
-      expect(schema).toBe(status === '422' ? '#/components/schemas/ValidationErrorResponseDto' : '#/components/schemas/ErrorResponseDto');
+      if (status === '409') expect(schema).toBe('#/components/schemas/GuideResponseDto');
+      else expect(schema).toBe(status === '422' ? '#/components/schemas/ValidationErrorResponseDto' : '#/components/schemas/ErrorResponseDto');
     }
+  });
+
+  it('gives each error status a true example: the 404 names the route\'s resource, the 403 its privileges, the 422 its errors', () => {
+    type Content = { content: { 'application/json': { example: { message: string; requiredPrivileges?: string[]; errors?: unknown[] } } } };
+    const example = (path: string, method: string, status: string) => (operation(path, method)!.responses[status] as unknown as Content).content['application/json'].example;
+    expect(example('/guides/{guideid}', 'patch', '404').message).toBe('Guide not found');
+    expect(example('/guides/{guideid}/steps/{stepid}', 'patch', '404').message).toBe('Step not found');
+    expect(example('/users/{userid}', 'get', '404').message).toBe('User not found');
+    expect(example('/teams/{teamid}', 'get', '404').message).toBe('Team not found');
+    expect(example('/wikis/{namespace}/{title}', 'get', '404').message).toBe('Wiki not found');
+    expect(example('/user', 'get', '401').message).toBe('Authentication required');
+    expect(example('/users', 'post', '400').message).toBe('Invalid app id');
+    expect(example('/guides', 'get', '400').message).toMatch(/^Parameter /);
+    expect(example('/users', 'post', '403').requiredPrivileges).toEqual(['Admin']);
+    expect(example('/guides', 'post', '422').errors).toHaveLength(1);
+    const notFound = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) => {
+        const found = (op.responses['404'] as unknown as Content | undefined)?.content['application/json'].example.message;
+        return found === undefined || found !== 'Not found' ? [] : [`${method} ${path}`];
+      }),
+    );
+    expect(notFound).toEqual([]);
+  });
+
+  it('types every id in a path as a positive integer', () => {
+    const ids = Object.values(doc.paths).flatMap((ops) =>
+      Object.values(ops).flatMap((op) => ((op as unknown as { parameters?: { name: string; in: string; schema: unknown }[] }).parameters ?? []).filter((p) => p.in === 'path' && p.name.endsWith('id'))),
+    );
+    expect(ids.length).toBeGreaterThan(20);
+    for (const p of ids) expect({ name: p.name, schema: p.schema }).toEqual({ name: p.name, schema: { type: 'integer', minimum: 1 } });
   });
 
   it('documents success bodies with their schemas', () => {

@@ -97,7 +97,7 @@ export class ArchivesController {
   @Endpoint({
     summary: 'Download the latest offline archive',
     description: 'A ZIP of oManual documents: `manifest.xml` (the index), one `<Title>-<id>/guide.xml` per public guide, one `<Title>-<id>.xml` per category.',
-    errors: [404],
+    errors: [404], notFound: 'Archive not found: GET /archives lists the archives kept',
   })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, ...DOWNLOAD })
@@ -110,7 +110,7 @@ export class ArchivesController {
   }
 
   @Get('omanual/:name')
-  @Endpoint({ summary: 'Download a kept archive by name (as GET /archives lists them)', errors: [404] })
+  @Endpoint({ summary: 'Download a kept archive by name (as GET /archives lists them)', errors: [404], notFound: 'Archive not found: GET /archives lists the archives kept' })
   @ApiParam({ name: 'name', example: 'omanual-20261122T101500123Z.zip' })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, ...DOWNLOAD })

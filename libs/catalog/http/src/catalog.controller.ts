@@ -76,14 +76,14 @@ export class CatalogController {
 
   @Get('categories/:name')
   @CategoryXml({ type: 'object', additionalProperties: true }, [404])
-  @Endpoint({ summary: 'A category in the legacy shape (reference §3.9), with its guides', errors: [404] })
+  @Endpoint({ summary: 'A category in the legacy shape (reference §3.9), with its guides', errors: [404], notFound: 'Wiki not found' })
   @ApiParam({ name: 'name' })
   category(@Param('name') name: string, @CurrentPrincipal() viewer: Caller | null) {
     return this.reader.legacyCategory(name, viewer);
   }
 
   @Get('wikis/:namespace')
-  @Endpoint({ summary: 'Pages of a namespace', description: '`display`: objects (default), leaves, hierarchy (CATEGORY: the nested tree); `modifiedSince`; paging.', errors: [400, 404] })
+  @Endpoint({ summary: 'Pages of a namespace', description: '`display`: objects (default), leaves, hierarchy (CATEGORY: the nested tree); `modifiedSince`; paging.', errors: [400, 404], notFound: 'Wiki not found' })
   @ApiQuery({ name: 'display', required: false, enum: ['objects', 'leaves', 'hierarchy'] }) @ApiOkResponse({ schema: { type: 'array', items: { type: 'object' } } })
   async list(@Param('namespace') raw: string, @Query() query: Query) {
     const namespace = namespaceOf(raw);
@@ -98,7 +98,7 @@ export class CatalogController {
   }
 
   @Get('wikis/:namespace/:title')
-  @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404] })
+  @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404], notFound: 'Wiki not found' })
   @ApiOkResponse(WIKI)
   async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
     const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: optionalId(query, 'revisionid') });
@@ -114,7 +114,7 @@ export class CatalogController {
   }
 
   @Patch('wikis/:namespace/:title')
-  @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
   @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
   async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller) {
     const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body });
@@ -123,7 +123,7 @@ export class CatalogController {
 
   @Delete('wikis/:namespace/:title')
   @HttpCode(204)
-  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
   @ApiQuery(REVISION) @ApiNoContentResponse({ description: 'Deleted' })
   async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query) });
@@ -131,7 +131,7 @@ export class CatalogController {
 
   @Post('wikis/:namespace/:title/revert')
   @HttpCode(200)
-  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
   @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiOkResponse(WIKI)
   async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const page = await this.revert.execute({
@@ -145,7 +145,7 @@ export class CatalogController {
   }
 
   @Get('wikis/:namespace/:title/tags')
-  @Endpoint({ summary: "A page's tags (alphabetical)", errors: [404] })
+  @Endpoint({ summary: "A page's tags (alphabetical)", errors: [404], notFound: 'Wiki not found' })
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
   async pageTags(@Param('namespace') ns: string, @Param('title') title: string): Promise<string[]> {
     const page: WikiPage = await this.view.execute({ namespace: namespaceOf(ns), title });
@@ -153,14 +153,14 @@ export class CatalogController {
   }
 
   @Put('wikis/:namespace/:title/tag')
-  @Endpoint({ summary: 'Add a tag (Admin)', admin: true, errors: [404, 422] })
+  @Endpoint({ summary: 'Add a tag (Admin)', admin: true, errors: [404, 422], notFound: 'Wiki not found' })
   @ApiBody({ type: WikiTagDto }) @ApiOkResponse(WIKI)
   async addTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Caller) {
     return this.reader.present(await this.tag.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, tag: body.tag, on: true }), principal);
   }
 
   @Delete('wikis/:namespace/:title/tag')
-  @Endpoint({ summary: 'Remove a tag (Admin)', admin: true, errors: [404, 422] })
+  @Endpoint({ summary: 'Remove a tag (Admin)', admin: true, errors: [404, 422], notFound: 'Tag not found' })
   @ApiBody({ type: WikiTagDto }) @ApiOkResponse(WIKI)
   async removeTag(@Param('namespace') ns: string, @Param('title') title: string, @Body() body: WikiTagDto, @CurrentPrincipal() principal: Caller) {
     return this.reader.present(await this.tag.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, tag: body.tag, on: false }), principal);

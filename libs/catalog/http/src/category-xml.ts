@@ -15,5 +15,6 @@ export function CategoryXml(json: Type<unknown> | Record<string, unknown>, error
     xml: 'an oManual category document (omanual_category.xsd; a `contents_raw` attribute carries the markup beside the rendered contents)',
     example: CATEGORY_EXAMPLE,
     errors,
+    notFound: 'Wiki not found',
   });
 }

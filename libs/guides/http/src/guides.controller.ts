@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags, ApiQuery } from '@nestjs/swagger';
 import {
   AddStep,
   CreateGuide,
@@ -21,7 +21,7 @@ import {
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
@@ -90,13 +90,14 @@ export class GuidesController {
   }
 
   @Get(':guideid')
+  @IdParam('guideid', 'The guide id')
   @GuideXml(GuideResponseDto, [400, 403, 404])
   @Endpoint({
     summary: 'One guide',
     description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (author and Admins). A private guide is 403 for others.',
-    errors: [400, 403, 404],
+    errors: [400, 403, 404], notFound: 'Guide not found',
   })
-  @ApiParam({ name: 'guideid' }) @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
+  @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
   async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const guideId = guideIdOf(raw);
     const revisionid = optionalId(query, 'revisionid');
@@ -120,7 +121,8 @@ export class GuidesController {
   }
 
   @Patch(':guideid')
-  @Endpoint({ summary: 'Edit a guide (author or Admin)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422] })
+  @IdParam('guideid', 'The guide id')
+  @Endpoint({ summary: 'Edit a guide (author or Admin)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION) @ApiBody({ type: GuideWriteDto })
   @ApiOkResponse(GUIDE_BODY)
   async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller) {
@@ -130,8 +132,9 @@ export class GuidesController {
   }
 
   @Delete(':guideid')
+  @IdParam('guideid', 'The guide id')
   @HttpCode(204)
-  @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422] })
+  @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION)
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
@@ -139,22 +142,25 @@ export class GuidesController {
   }
 
   @Put(':guideid/public')
-  @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422] })
+  @IdParam('guideid', 'The guide id')
+  @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
   publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, true);
   }
 
   @Delete(':guideid/public')
-  @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422] })
+  @IdParam('guideid', 'The guide id')
+  @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
   unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, false);
   }
 
   @Post(':guideid/steps')
+  @IdParam('guideid', 'The guide id')
   @HttpCode(201)
-  @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [403, 404, 409, 422] })
+  @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiBody({ type: StepWriteDto }) @ApiCreatedResponse(GUIDE_BODY)
   async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body });
@@ -162,7 +168,9 @@ export class GuidesController {
   }
 
   @Patch(':guideid/steps/:stepid')
-  @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422] })
+  @IdParam('guideid', 'The guide id')
+  @IdParam('stepid', 'The step id')
+  @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
   @ApiQuery(REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
   async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Caller) {
     const stepId = stepIdOf(rawStep);
@@ -171,7 +179,9 @@ export class GuidesController {
   }
 
   @Delete(':guideid/steps/:stepid')
-  @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422] })
+  @IdParam('guideid', 'The guide id')
+  @IdParam('stepid', 'The step id')
+  @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
   @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
   async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query) });
@@ -179,7 +189,8 @@ export class GuidesController {
   }
 
   @Put(':guideid/steporder')
-  @Endpoint({ summary: 'Reorder the steps', description: '`stepids` must list every step once.', token: true, errors: [403, 404, 409, 422] })
+  @IdParam('guideid', 'The guide id')
+  @Endpoint({ summary: 'Reorder the steps', description: '`stepids` must list every step once.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION) @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
   async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), stepids: body.stepids });
@@ -187,22 +198,25 @@ export class GuidesController {
   }
 
   @Put(':guideid/completed')
+  @IdParam('guideid', 'The guide id')
   @HttpCode(204)
-  @Endpoint({ summary: 'Mark the guide completed (once per user; idempotent)', token: true, errors: [404, 422] })
+  @Endpoint({ summary: 'Mark the guide completed (once per user; idempotent)', token: true, errors: [404, 422], notFound: 'Guide not found' })
   @ApiBody({ type: LangBodyDto, required: false }) @ApiNoContentResponse({ description: 'Completed' })
   async complete(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'completion', on: true });
   }
 
   @Delete(':guideid/completed')
+  @IdParam('guideid', 'The guide id')
   @HttpCode(204)
-  @Endpoint({ summary: 'Undo a completion (idempotent)', token: true, errors: [404] })
+  @Endpoint({ summary: 'Undo a completion (idempotent)', token: true, errors: [404], notFound: 'Guide not found' })
   @ApiNoContentResponse({ description: 'Not completed' })
   async uncomplete(@Param('guideid') raw: string, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'completion', on: false });
   }
 
   @Get(':guideid/tags')
+  @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: "A guide's tags (alphabetical)", description: 'A private, deleted or unknown guide answers 403 `Guide is private.`, as the original does.', errors: [403] })
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
   async tags(@Param('guideid') raw: string, @CurrentPrincipal() viewer: Caller | null): Promise<string[]> {
@@ -218,7 +232,8 @@ export class GuidesController {
   }
 
   @Put(':guideid/tag')
-  @Endpoint({ summary: 'Add a tag (Admin)', token: true, errors: [403, 404, 422] })
+  @IdParam('guideid', 'The guide id')
+  @Endpoint({ summary: 'Add a tag (Admin)', token: true, errors: [403, 404, 422], notFound: 'Guide not found' })
   @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
   async addTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: true });
@@ -226,7 +241,8 @@ export class GuidesController {
   }
 
   @Delete(':guideid/tag')
-  @Endpoint({ summary: 'Remove a tag (Admin)', token: true, errors: [403, 404, 422] })
+  @IdParam('guideid', 'The guide id')
+  @Endpoint({ summary: 'Remove a tag (Admin)', token: true, errors: [403, 404, 422], notFound: 'Tag not found' })
   @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
   async removeTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: false });

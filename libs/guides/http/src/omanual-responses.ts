@@ -15,5 +15,6 @@ export function GuideXml(json: Type<unknown> | Record<string, unknown>, errors: 
     xml: 'an oManual guide document (omanual_guide.xsd; `introduction_raw`, `conclusion_raw` and `text_raw` attributes carry the markup beside the rendered text)',
     example: GUIDE_EXAMPLE,
     errors,
+    notFound: 'Guide not found',
   });
 }

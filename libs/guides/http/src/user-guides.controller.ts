@@ -3,7 +3,7 @@ import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/s
 import { GuideQueries, MarkGuide } from '@rc/guides-domain';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, order } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, order, IdParam } from '@rc/shared-http';
 import { LangBodyDto } from './dto/guide.request.dto.js';
 import { FavoriteResponseDto, GuideSummaryResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
@@ -33,7 +33,8 @@ export class UserGuidesController {
   }
 
   @Get('users/:userid/guides')
-  @Endpoint({ summary: "A user's public guides", errors: [400, 404] })
+  @IdParam('userid', 'The user id')
+  @Endpoint({ summary: "A user's public guides", errors: [400, 404], notFound: 'User not found' })
   @ApiOkResponse(SUMMARIES)
   async byUser(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
@@ -48,23 +49,26 @@ export class UserGuidesController {
   }
 
   @Put('user/favorites/guides/:guideid')
+  @IdParam('guideid', 'The guide id')
   @HttpCode(204)
-  @Endpoint({ summary: 'Favourite a guide (idempotent)', token: true, errors: [404, 422] })
+  @Endpoint({ summary: 'Favourite a guide (idempotent)', token: true, errors: [404, 422], notFound: 'Guide not found' })
   @ApiBody({ type: LangBodyDto, required: false }) @ApiNoContentResponse({ description: 'Favourited' })
   async favorite(@Param('guideid') raw: string, @Body() _body: LangBodyDto, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'favorite', on: true });
   }
 
   @Delete('user/favorites/guides/:guideid')
+  @IdParam('guideid', 'The guide id')
   @HttpCode(204)
-  @Endpoint({ summary: 'Remove a favourite (204 even if it was not one)', token: true, errors: [404] })
+  @Endpoint({ summary: 'Remove a favourite (204 even if it was not one)', token: true, errors: [404], notFound: 'Guide not found' })
   @ApiNoContentResponse({ description: 'Not a favourite' })
   async unfavorite(@Param('guideid') raw: string, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.mark.execute({ viewer: editorOf(principal)!, guideId: guideIdOf(raw), kind: 'favorite', on: false });
   }
 
   @Get('users/:userid/favorites/guides')
-  @Endpoint({ summary: "A user's favourite public guides", errors: [400, 404] })
+  @IdParam('userid', 'The user id')
+  @Endpoint({ summary: "A user's favourite public guides", errors: [400, 404], notFound: 'User not found' })
   @ApiOkResponse(FAVORITES)
   async favoritesOf(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
@@ -79,7 +83,8 @@ export class UserGuidesController {
   }
 
   @Get('users/:userid/completions')
-  @Endpoint({ summary: 'Public guides a user completed', errors: [400, 404] })
+  @IdParam('userid', 'The user id')
+  @Endpoint({ summary: 'Public guides a user completed', errors: [400, 404], notFound: 'User not found' })
   @ApiOkResponse(SUMMARIES)
   async completionsOf(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);

@@ -17,7 +17,7 @@ export class ImpersonationController {
 
   @Post()
   @HttpCode(201)
-  @Endpoint({ summary: 'Admin: create a token acting as another user', admin: true, errors: [404, 422] })
+  @Endpoint({ summary: 'Admin: create a token acting as another user', admin: true, errors: [404, 422], notFound: 'User not found' })
   @ApiBody({ type: ImpersonateRequestDto })
   @ApiCreatedResponse({ type: AuthenticatedUserResponseDto })
   async create(@Body() body: ImpersonateRequestDto, @CurrentPrincipal() actor: Principal): Promise<AuthenticatedUserResponseDto> {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { EditProfile, GetUser, ListUsers, MAX_USER_LIST_OFFSET, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, order, timestamp, UserSummaryResponseDto } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, order, timestamp, UserSummaryResponseDto, IdParam } from '@rc/shared-http';
 import { ProfileEditRequestDto } from './dto/identity.request.dto.js';
 import { UserResponseDto } from './dto/user.response.dto.js';
 import { UserViews } from './user-views.js';
@@ -43,12 +43,12 @@ export class ProfilesController {
   }
 
   @Get('users/:userid')
+  @IdParam('userid', 'The user id')
   @Endpoint({
     summary: 'One user (UserInfo)',
     description: 'The token is optional: `links` and `unread_notification_count` are shown only when the viewer is this user. Unknown and disabled accounts are a 404.',
-    errors: [404],
+    errors: [404], notFound: 'User not found',
   })
-  @ApiParam({ name: 'userid' })
   @ApiOkResponse({ type: UserResponseDto })
   async one(@Param('userid') raw: string, @CurrentPrincipal() viewer: Principal | null): Promise<UserResponseDto> {
     const user = await this.getUser.execute(userIdOf(raw));
@@ -62,6 +62,7 @@ export class ProfilesController {
       'An extension: the original API has no profile edit. Any subset of `username`, `about` (wiki markup, shown as `about_raw` and `about_rendered`), `summary`, `location` and `langid`; `null` clears `about`, `summary` and `location`. Unknown fields, wrong types and over-long values are a 422 and change nothing. Each edit applies as a whole, and concurrent edits never undo one another\'s fields. Answers the UserInfo as you see it.',
     token: true,
     errors: [404, 422],
+    notFound: 'User not found',
   })
   @ApiBody({ type: ProfileEditRequestDto })
   @ApiOkResponse({ type: UserResponseDto })

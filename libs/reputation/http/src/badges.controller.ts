@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { BADGE_CATEGORIES, GetUserBadges, ReputationQueries } from '@rc/reputation-domain';
-import { CurrentPrincipal, Endpoint } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, IdParam } from '@rc/shared-http';
 import { presentBadge, presentBadgeListItem, type BadgeBody, type BadgeListItemBody } from './badge.presenter.js';
 import { BadgeListItemResponseDto, BadgeResponseDto } from './dto/badge.response.dto.js';
 
@@ -26,8 +26,8 @@ export class BadgesController {
   }
 
   @Get('users/:userid/badges')
-  @Endpoint({ summary: "A user's badges", description: ORDER, errors: [404, 422] })
-  @ApiParam({ name: 'userid', type: Number })
+  @IdParam('userid', 'The user id')
+  @Endpoint({ summary: "A user's badges", description: ORDER, errors: [404, 422], notFound: 'User not found' })
   @ApiQuery(CATEGORY)
   @ApiOkResponse({ type: BadgeListItemResponseDto, isArray: true })
   async ofUser(@Param('userid') raw: string, @Query('category') category: unknown): Promise<BadgeListItemBody[]> {

@@ -4,7 +4,7 @@ export class ErrorResponseDto {
   @ApiProperty({ example: true, enum: [true] })
   error!: true;
 
-  @ApiProperty({ example: 'Guide not found' })
+  @ApiProperty({ example: 'Not found' })
   message!: string;
 
   @ApiPropertyOptional({ type: [String], example: ['Admin'], description: 'On 403: privileges that would allow the request' })

@@ -1,6 +1,6 @@
-import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext, type Type } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import { ApiOperation, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiSecurity, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
 import { throttleAddress } from './trust-proxy.js';
@@ -51,6 +51,40 @@ export interface EndpointOptions {
   readonly admin?: boolean;
   /** Error statuses the route can answer besides those its needs imply. */
   readonly errors?: readonly number[];
+  /** The 404's message on this route, naming its resource (`'Guide not found'`). */
+  readonly notFound?: string;
+  /** The body of this route's 409: the current version of the resource, as a GET returns it. */
+  readonly conflict?: Type<unknown> | SchemaObject;
+}
+
+/** A true example of each error status (the 404 and 409 are the route's own). */
+const ERROR_EXAMPLE: Record<number, object> = {
+  400: { error: true, message: "Parameter 'order' must be ASC or DESC" },
+  401: { error: true, message: 'Authentication required' },
+  403: { error: true, message: 'Insufficient privileges', requiredPrivileges: ['Admin'] },
+  404: { error: true, message: 'Not found' },
+  405: { error: true, message: 'Method not allowed' },
+  413: { error: true, message: 'Request body larger than 1 MiB' },
+  422: { error: true, message: "Unknown field 'titel'", errors: [{ field: 'titel', message: "Unknown field 'titel'" }] },
+  429: { error: true, message: 'Rate limit exceeded. Please try again later.' },
+};
+
+/** The example body of an error status on a route (its 400 names the app id when it needs one). */
+export function errorExample(status: number, route: { readonly appId?: boolean; readonly notFound?: string } = {}): object {
+  if (status === 400 && route.appId) return { error: true, message: 'Invalid app id' };
+  if (status === 404 && route.notFound) return { error: true, message: route.notFound };
+  return ERROR_EXAMPLE[status] ?? { error: true, message: ERROR_TEXT[status] ?? 'Error' };
+}
+
+function errorResponse(status: number, needs: RouteNeeds, options: EndpointOptions): MethodDecorator {
+  const description = ERROR_TEXT[status] ?? 'Error';
+  if (status === 409 && options.conflict) {
+    const conflict = options.conflict;
+    return typeof conflict === 'function' ? ApiResponse({ status, description, type: conflict }) : ApiResponse({ status, description, schema: conflict });
+  }
+  const schema = { $ref: getSchemaPath(status === 422 ? ValidationErrorResponseDto : ErrorResponseDto) };
+  const example = errorExample(status, { appId: needs.appId, notFound: options.notFound });
+  return ApiResponse({ status, description, content: { 'application/json': { schema, example } } });
 }
 
 /** Declares a route's needs for the guards and documents them, with its error responses, in OpenAPI. */
@@ -65,12 +99,17 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
   if (needs.appId) security['appId'] = [];
   return applyDecorators(
     SetMetadata(NEEDS, needs),
-    ApiOperation({ summary: options.summary, description: options.description }),
+    ApiExtraModels(ErrorResponseDto, ValidationErrorResponseDto),
+    // A public route says so (`security: []`): no scheme is needed, whatever the document's default.
+    ApiOperation({ summary: options.summary, description: options.description, ...(Object.keys(security).length ? {} : { security: [] }) }),
     ...(Object.keys(security).length ? [ApiSecurity(security)] : []),
-    ...[...errors]
-      .sort()
-      .map((status) => ApiResponse({ status, description: ERROR_TEXT[status] ?? 'Error', type: status === 422 ? ValidationErrorResponseDto : ErrorResponseDto })),
+    ...[...errors].sort().map((status) => errorResponse(status, needs, options)),
   );
+}
+
+/** A path parameter that is a numeric id (`guideid`, `userid`…): a positive integer. */
+export function IdParam(name: string, description: string): MethodDecorator {
+  return ApiParam({ name, schema: { type: 'integer', minimum: 1 }, description, example: 1 });
 }
 
 /** The authenticated caller, or `null` on a public route called without a valid token. */

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import {
@@ -15,7 +15,7 @@ import {
   type TeamActor,
   type TeamId,
 } from '@rc/teams-domain';
-import { CurrentPrincipal, Endpoint, order, timestamp, UserSummaryResponseDto } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, order, timestamp, UserSummaryResponseDto, IdParam } from '@rc/shared-http';
 import { CreateTeamDto } from './dto/team.request.dto.js';
 import { TeamResponseDto } from './dto/team.response.dto.js';
 import { TeamReader } from './team-reader.js';
@@ -45,8 +45,6 @@ function joinCodeOf(query: Query): string | undefined {
 }
 
 const MEMBERS = { description: 'The members (UserSummary without privileges), ordered by userid', type: UserSummaryResponseDto, isArray: true };
-const TEAM_ID = { name: 'teamid', description: 'Team id' };
-const USER_ID = { name: 'userid', description: 'User id' };
 
 @ApiTags('Teams')
 @Controller('teams')
@@ -75,8 +73,9 @@ export class TeamsController {
   }
 
   @Get(':teamid')
-  @Endpoint({ summary: "A team's members", description: 'The member list, not the Team object (as the original API): every member, ordered by userid.', errors: [404] })
-  @ApiParam(TEAM_ID) @ApiOkResponse(MEMBERS)
+  @IdParam('teamid', 'The team id')
+  @Endpoint({ summary: "A team's members", description: 'The member list, not the Team object (as the original API): every member, ordered by userid.', errors: [404], notFound: 'Team not found' })
+  @ApiOkResponse(MEMBERS)
   async members(@Param('teamid') raw: string) {
     const team = await this.viewTeam.execute(teamIdOf(raw));
     return this.reader.members(team.memberIds);
@@ -100,6 +99,8 @@ export class TeamsController {
   }
 
   @Put(':teamid/users/:userid')
+  @IdParam('teamid', 'The team id')
+  @IdParam('userid', 'The user id')
   @Endpoint({
     summary: 'Join a team, or add a member',
     description:
@@ -107,9 +108,9 @@ export class TeamsController {
       'Someone else: the owner or an Admin adds them directly (the original sends an invitation). Already a member: nothing changes. ' +
       'An unknown team or user is a 404.',
     token: true,
-    errors: [403, 404],
+    errors: [403, 404], notFound: 'Team not found',
   })
-  @ApiParam(TEAM_ID) @ApiParam(USER_ID) @ApiQuery({ name: 'join_code', required: false, description: "The team's join code, when joining by yourself" })
+  @ApiQuery({ name: 'join_code', required: false, description: "The team's join code, when joining by yourself" })
   @ApiOkResponse(MEMBERS)
   async join(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const teamId = teamIdOf(rawTeam);
@@ -118,6 +119,8 @@ export class TeamsController {
   }
 
   @Delete(':teamid/users/:userid')
+  @IdParam('teamid', 'The team id')
+  @IdParam('userid', 'The user id')
   @HttpCode(200)
   @Endpoint({
     summary: 'Leave a team, or remove a member',
@@ -125,9 +128,9 @@ export class TeamsController {
       'The member themself, the owner or an Admin. Removing the owner makes the earliest remaining member the owner. ' +
       'Removing the last member deletes the team (it answers `[]`, and the team is gone for good: 404 afterwards). A user who is not a member is a 404.',
     token: true,
-    errors: [403, 404],
+    errors: [403, 404], notFound: 'Team not found',
   })
-  @ApiParam(TEAM_ID) @ApiParam(USER_ID) @ApiOkResponse({ ...MEMBERS, description: 'The remaining members, ordered by userid' })
+  @ApiOkResponse({ ...MEMBERS, description: 'The remaining members, ordered by userid' })
   async leave(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @CurrentPrincipal() principal: Caller) {
     const teamId = teamIdOf(rawTeam);
     const team = await this.removeMember.execute({ actor: actorOf(principal), teamId, userId: userIdOf(rawUser, () => new NotATeamMemberError()) });

@@ -53,7 +53,7 @@ export class StepResponseDto {
   @ApiProperty() title!: string;
   @ApiProperty({ type: [LineResponseDto] }) lines!: LineResponseDto[];
   @ApiProperty({ type: StepMediaResponseDto }) media!: StepMediaResponseDto;
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) comments!: unknown[];
+  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no comments (the field is kept for compatibility)' }) comments!: never[];
 }
 
 export class GuideItemResponseDto {
@@ -93,7 +93,7 @@ export class GuideResponseDto {
   @ApiProperty({ type: [GuideItemResponseDto] }) parts!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) tools!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideSummaryResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuideSummaryResponseDto[];
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) documents!: unknown[];
+  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no documents (the field is kept for compatibility)' }) documents!: never[];
   @ApiProperty({ type: [GuideFlagResponseDto] }) flags!: GuideFlagResponseDto[];
   @ApiProperty({ type: UserSummaryResponseDto }) author!: UserSummaryResponseDto;
   @ApiProperty() revisionid!: number;
@@ -110,10 +110,10 @@ export class GuideResponseDto {
   @ApiProperty({ description: 'The viewer may edit' }) can_edit!: boolean;
   @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
   @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
-  @ApiProperty({ type: 'array', items: { type: 'object' } }) comments!: unknown[];
+  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no comments (the field is kept for compatibility)' }) comments!: never[];
   @ApiProperty({ nullable: true, type: Number }) featured_documentid!: number | null;
   @ApiProperty() featured_document_embed_url!: string;
   @ApiProperty() featured_document_thumbnail_url!: string;
   @ApiProperty({ nullable: true, type: String }) intro_video_url!: string | null;
-  @ApiProperty({ nullable: true, type: Object }) intro_video!: unknown;
+  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null: this service keeps no intro videos (the field is kept for compatibility)' }) intro_video!: null;
 }

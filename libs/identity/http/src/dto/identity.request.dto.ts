@@ -47,12 +47,12 @@ export class ResetPasswordRequestDto {
 }
 
 export class ConfirmResetRequestDto {
-  @ApiProperty({ description: 'The code from the reset mail' })
+  @ApiProperty({ description: 'The code from the reset mail', example: 'the code from the mail' })
   @MaxLength(1024)
   @IsString()
   code!: string;
 
-  @ApiProperty({ minLength: 10, maxLength: 1024, format: 'password' })
+  @ApiProperty({ minLength: 10, maxLength: 1024, format: 'password', example: 'a new long enough password' })
   @MaxLength(4096)
   @IsString()
   password!: string;

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { mergeMap, type Observable } from 'rxjs';
 import { ErrorResponseDto } from '../error-response.dto.js';
 import { wantsPretty } from '../respond.js';
+import { errorExample } from '../route-needs.js';
 import { XmlWriter } from './xml-writer.js';
 
 export const XML_CONTENT_TYPE = 'application/xml';
@@ -112,9 +113,9 @@ export interface XmlAlternativeOptions {
   readonly example: string;
   /** The route's error statuses, documented in both formats. */
   readonly errors: readonly number[];
+  /** The 404's message on this route, naming its resource (`'Guide not found'`). */
+  readonly notFound?: string;
 }
-
-const XML_ERROR_EXAMPLE = '<?xml version="1.0" encoding="UTF-8"?><error><message>Guide not found</message></error>';
 
 /**
  * Offers an XML rendering of a JSON route and documents it: the `type` parameter, and the success
@@ -141,15 +142,16 @@ export function XmlAlternative(options: XmlAlternativeOptions): MethodDecorator 
         [XML_CONTENT_TYPE]: { schema: { type: 'string', description: options.xml }, example: options.example },
       },
     }),
-    ...options.errors.map((status) =>
-      ApiResponse({
+    ...options.errors.map((status) => {
+      const example = errorExample(status, { notFound: options.notFound }) as XmlErrorBody;
+      return ApiResponse({
         status,
         type: undefined,
         content: {
-          'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) } },
-          [XML_CONTENT_TYPE]: { schema: { type: 'string', description: 'The error as XML: <error><message>…</message></error>' }, example: XML_ERROR_EXAMPLE },
+          'application/json': { schema: { $ref: getSchemaPath(ErrorResponseDto) }, example },
+          [XML_CONTENT_TYPE]: { schema: { type: 'string', description: 'The error as XML: <error><message>…</message></error>' }, example: xmlErrorDocument(example, false) },
         },
-      }),
-    ),
+      });
+    }),
   );
 }
