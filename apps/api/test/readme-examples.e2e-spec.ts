@@ -5,14 +5,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
-// Every curl example of the README, run top to bottom as a newcomer would paste them, against a
-// fresh server with the demo data: each must work (curl fails on any 4xx/5xx answer here).
+// Every curl example of the README and of the documents it leads to, run top to bottom as a
+// newcomer would paste them, against a fresh server with the demo data: each must work (curl fails
+// on any 4xx/5xx answer here).
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const registerTypescript = fileURLToPath(new URL('../../../libs/archive/http/src/testing/register-typescript.mjs', import.meta.url));
 const cliEntry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
-/** The README's `sh` blocks that talk to the API, in order. */
+/** The documents whose examples run, in the order a newcomer reads them. */
+const DOCUMENTS = ['README.md', 'docs/http-contract.md', 'docs/operations.md'];
+
+async function allExamples(): Promise<string[]> {
+  const blocks: string[] = [];
+  for (const document of DOCUMENTS) blocks.push(...exampleBlocks(await readFile(join(root, document), 'utf8')));
+  return blocks;
+}
+
+/** A document's `sh` blocks that talk to the API, in order. */
 function exampleBlocks(readme: string): string[] {
   const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
   return blocks.filter((block) => block.includes('curl ') && block.includes('http://localhost:3000/'));
@@ -49,12 +59,12 @@ describe('the README examples', () => {
   });
 
   it('finds the tour, the teams and the archive examples', async () => {
-    const blocks = exampleBlocks(await readFile(join(root, 'README.md'), 'utf8'));
+    const blocks = await allExamples();
     expect(blocks.join('\n')).toMatch(/user\/token[\s\S]*reset_password\/confirm[\s\S]*teams[\s\S]*archives\/omanual/);
   });
 
   it('run top to bottom, every one works', async () => {
-    const blocks = exampleBlocks(await readFile(join(root, 'README.md'), 'utf8'));
+    const blocks = await allExamples();
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile('bash', ['-c', script(blocks, api.origin)], { cwd: work, env: { ...process.env, DATABASE_URL: api.db.url, ARCHIVE_DIR: archives, LOG_LEVEL: 'silent' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: out, stderr: err }),
