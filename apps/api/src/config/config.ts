@@ -1,3 +1,4 @@
+import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
 import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
 
 /** The service's configuration, read from the environment once at start and validated. */
@@ -52,44 +53,10 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 /** Reads every variable, collecting all problems before failing, so one start shows them all. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
-  const read = (name: string): string | undefined => {
-    const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = read(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-    if (['false', '0', 'no', 'off'].includes(raw)) return false;
-    problems.push(`${name} must be true or false (got '${raw}')`);
-    return fallback;
-  };
-  const url = (name: string, protocols: string[]): string | null => {
-    const raw = read(name);
-    if (raw === undefined) return null;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
-      return raw;
-    } catch {
-      problems.push(`${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-      return null;
-    }
-  };
+  const { read, int, bool, url } = envReader(env, problems);
 
   const port = int('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';

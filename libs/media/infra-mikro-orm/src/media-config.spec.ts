@@ -50,7 +50,7 @@ describe('readMediaConfig', () => {
     const problems: string[] = [];
     readMediaConfig({ MEDIA_STORE: 's3', MEDIA_S3_ACCESS_KEY_ID: 'k', MEDIA_MAX_PIXELS: 'lots', MEDIA_PUBLIC_BASE_URL: 'ftp://x' }, '.data', problems);
     expect(problems).toEqual([
-      'MEDIA_PUBLIC_BASE_URL must be an http:// or https:// URL',
+      'MEDIA_PUBLIC_BASE_URL must be a URL starting with http:// or https://',
       'MEDIA_S3_BUCKET is required when MEDIA_STORE is s3',
       'MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY must be set together',
       "MEDIA_MAX_PIXELS must be an integer from 2500 to 1000000000 (got 'lots')",

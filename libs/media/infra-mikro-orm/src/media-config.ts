@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
 import { DEFAULT_MEDIA_SETTINGS, type MediaSettings, type MediaStore } from '@rc/media-domain';
 import { LocalMediaStore } from './stores/local-media-store.js';
 import type { S3MediaStoreOptions } from './stores/s3-media-store.js';
@@ -9,8 +10,6 @@ export interface MediaConfig {
   readonly store: MediaStoreConfig;
   readonly settings: MediaSettings;
 }
-
-type Env = Record<string, string | undefined>;
 
 /**
  * The media variables (all optional):
@@ -27,30 +26,10 @@ type Env = Record<string, string | undefined>;
  * Problems are collected, not thrown, so a start reports them all at once.
  */
 export function readMediaConfig(env: Env, dataDir: string, problems: string[]): MediaConfig {
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = read(name);
-    if (raw === undefined) return fallback;
-    if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got '${raw}')`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const url = (name: string): string | null => {
-    const raw = read(name);
-    if (raw === undefined) return null;
-    try {
-      if (!['http:', 'https:'].includes(new URL(raw).protocol)) throw new Error();
-      return raw.replace(/\/+$/, '');
-    } catch {
-      problems.push(`${name} must be an http:// or https:// URL`);
-      return null;
-    }
-  };
+  const env$ = envReader(env, problems);
+  const { read, int } = env$;
+  /** An http(s) URL without its trailing slashes. */
+  const url = (name: string): string | null => env$.url(name, ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
 
   const kind = (read('MEDIA_STORE') ?? 'local').toLowerCase();
   const publicBaseUrl = url('MEDIA_PUBLIC_BASE_URL');
