@@ -1,3 +1,4 @@
+import { readMediaConfig, type MediaConfig } from '@rc/media-infra-mikro-orm';
 import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
 
 /** The service's configuration, read from the environment once at start and validated. */
@@ -36,6 +37,10 @@ export interface AppConfig {
   readonly archiveDir: string;
   /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
   readonly archiveCheckSeconds: number;
+  /** Where media files are stored and the limits of uploads (the `MEDIA_*` variables). */
+  readonly media: MediaConfig;
+  /** Media jobs (image sizes, rotations, purges) this process runs at once per kind (0: none, another process runs them). */
+  readonly mediaWorkerConcurrency: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -137,6 +142,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),
     archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
+    media: readMediaConfig(env, read('DATA_DIR') ?? '.data', problems),
+    mediaWorkerConcurrency: int('MEDIA_WORKER_CONCURRENCY', 2, 0, 64),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
