@@ -98,6 +98,18 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/archives',
         'GET /api/2.0/archives/omanual',
         'GET /api/2.0/archives/omanual/{name}',
+        'POST /api/2.0/user/media/images',
+        'GET /api/2.0/user/media/images',
+        'POST /api/2.0/user/media/images/{image}',
+        'DELETE /api/2.0/user/media/images',
+        'DELETE /api/2.0/user/media/images/{ids}',
+        'POST /api/2.0/user/media/images/{image}/rotate',
+        'GET /api/2.0/user/media/images/rotate/{jobID}',
+        'GET /api/2.0/user/media/videos',
+        'GET /api/2.0/user/media/embeds',
+        'GET /api/2.0/media/images/{image}',
+        'GET /api/2.0/media/videos/{video}',
+        'GET /api/2.0/media/documents/{document}',
       ].sort(),
     );
   });

@@ -1,7 +1,18 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import {
+  CopyImage,
+  DeleteImages,
+  GetDocument,
+  GetImage,
+  GetRotateJob,
+  GetVideo,
   GuidSource,
+  ListEmbeds,
+  ListLibraryImages,
+  ListVideos,
+  RequestImageRotation,
+  UploadImage,
   ImageProcessor,
   mediaJobHandlers,
   MediaRepository,
@@ -23,6 +34,8 @@ import {
 } from '@rc/media-infra-mikro-orm';
 import { factory } from '@rc/shared-http';
 import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel';
+import { MEDIA_SETTINGS } from './media-tokens.js';
+import { MediaController, type MediaHttpSettings } from './media.controller.js';
 
 /** The dependencies of the media use cases (one set: the ORM's EntityManager resolves to the request's or the job's context). */
 export const MEDIA_DEPS = Symbol('MediaDeps');
@@ -33,6 +46,7 @@ export abstract class MediaJobHandlers {
 }
 
 export interface MediaModuleSettings {
+  /** The site's public base URL: the API answers under `<publicBaseUrl>/api/2.0`. */
   readonly publicBaseUrl: string;
   readonly media: MediaConfig;
 }
@@ -45,9 +59,10 @@ export interface MediaModuleSettings {
 export class MediaApiModule {
   static register(settings: MediaModuleSettings): DynamicModule {
     const { media } = settings;
+    const http: MediaHttpSettings = { publicBaseUrl: settings.publicBaseUrl, imageBase: media.store.publicBaseUrl ?? `${settings.publicBaseUrl}/api/2.0` };
     return {
       module: MediaApiModule,
-      controllers: [],
+      controllers: [MediaController],
       providers: [
         // Created at start: a local folder is made, an S3 client configured (its SDK loaded only then).
         { provide: MediaStore, useFactory: () => createMediaStore(media.store) },
@@ -73,6 +88,12 @@ export class MediaApiModule {
             uow: UnitOfWork,
           ): MediaDeps => ({ media: repo, store, processor, sniffer, usage, allowance, jobs, guids, clock, uow, settings: media.settings }),
         },
+        { provide: MEDIA_SETTINGS, useValue: http },
+        ...[UploadImage, ListLibraryImages, GetImage, CopyImage, DeleteImages, RequestImageRotation, GetRotateJob, ListVideos, ListEmbeds, GetVideo, GetDocument].map((UseCase) => ({
+          provide: UseCase,
+          inject: [MEDIA_DEPS],
+          useFactory: (deps: MediaDeps) => new UseCase(deps),
+        })),
         factory(MediaJobHandlers, (deps: MediaDeps) => ({ handlers: mediaJobHandlers(() => deps) }), [MEDIA_DEPS]),
       ],
       exports: [MediaJobHandlers, MediaStore],
