@@ -1,12 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import { renditionDimensions, type RenditionName } from '@rc/media-domain';
 import { ConfigError, loadConfig } from '../src/config/config.js';
 import { phoneJpeg, plainJpeg, pngBomb } from './support/media-files.js';
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 const BASE = 'https://repair.example';
 const MAX_UPLOAD_BYTES = 400_000;
+const SIZES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge'];
 
 describe('media over HTTP', () => {
   let api: TestApi;
@@ -176,6 +179,88 @@ describe('media over HTTP', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       expect(job.body.item).toMatchObject({ type: 'GuideImage', imageid: image.id, guid: image.guid });
+    });
+
+    it('serves every size of an uploaded phone photo: upright, at its size, without GPS or any EXIF', async () => {
+      const uploaded = await upload(alice, 'sizes.jpg', photo);
+      const id = uploaded.body.image.id as number;
+      // The sizes appear in the Image object as the background job makes them.
+      let image: Record<string, string | number> = {};
+      for (const deadline = Date.now() + 60_000; ; ) {
+        image = (await api.request('GET', `/media/images/${id}`, { token: alice })).body.image;
+        if (SIZES.every((size) => image[size])) break;
+        if (Date.now() > deadline) throw new Error(`sizes still missing: ${SIZES.filter((s) => !image[s]).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const stem = String(image['original']).replace(/\.full$/, '');
+      // What the domain promises for an upright 600×800 image (fitted sizes keep the ratio, fixed ones are cut to the box).
+      const expected = (size: string) => Object.values(renditionDimensions(600, 800, size as RenditionName));
+      expect(expected('mini')).toEqual([32, 42]);
+      expect(expected('440x330')).toEqual([440, 330]);
+      expect(expected('original')).toEqual([600, 800]);
+      for (const size of [...SIZES, 'original']) {
+        const url = size === 'original' ? String(image['original']) : `${stem}.${size}`;
+        expect(url).toBe(size === 'original' ? `${stem}.full` : image[size]);
+        const res = await fetch(api.origin + url.slice(BASE.length));
+        expect([size, res.status]).toEqual([size, 200]);
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(res.headers.get('etag')).toMatch(/^"[^"]+"$/);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('content-type')).toBe('image/jpeg');
+        const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+        expect([size, meta.width, meta.height]).toEqual([size, ...expected(size)]);
+        expect(meta.exif).toBeUndefined();
+        expect(meta.orientation).toBeUndefined();
+      }
+    });
+
+    it('answers ranges (206, 416), HEAD, conditional requests; unknown files and sizes not made are 404s', async () => {
+      const id = (await upload(alice, 'range.jpg', photo)).body.image.id as number;
+      let original: string;
+      for (const deadline = Date.now() + 60_000; ; ) {
+        const body = (await api.request('GET', `/media/images/${id}`, { token: alice })).body;
+        if (body.image.mini) {
+          original = `/api/2.0/igi/${body.image.guid}.full`;
+          break;
+        }
+        if (Date.now() > deadline) throw new Error('no size made');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const whole = await fetch(api.origin + original);
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      expect(whole.headers.get('accept-ranges')).toBe('bytes');
+      const part = await fetch(api.origin + original, { headers: { Range: 'bytes=10-19' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 10-19/${bytes.length}`);
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+      const tail = await fetch(api.origin + original, { headers: { Range: 'bytes=-5' } });
+      expect(Buffer.from(await tail.arrayBuffer())).toEqual(bytes.subarray(bytes.length - 5));
+      const outside = await fetch(api.origin + original, { headers: { Range: `bytes=${bytes.length}-` } });
+      expect(outside.status).toBe(416);
+      expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+      const head = await fetch(api.origin + original, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(bytes.length));
+      expect(await head.text()).toBe('');
+      const again = await fetch(api.origin + original, { headers: { 'If-None-Match': whole.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+      const guid = original.split('/').pop()!.split('.')[0];
+      expect((await api.raw('GET', `/api/2.0/igi/${guid}.enormous`)).status).toBe(404);
+      expect((await api.raw('GET', '/api/2.0/igi/Aaaaaaaaaaaaaaaa.full')).status).toBe(404);
+      expect((await api.raw('GET', '/api/2.0/igi/../../etc/passwd')).status).toBe(404);
+      expect((await api.raw('GET', `/api/2.0/igi/${guid}-7.full`)).status).toBe(404);
+    });
+
+    it('a size not made yet is a 404 with Retry-After (here: the image is still being made)', async () => {
+      const res = await upload(alice, 'fresh.jpg', await plainJpeg(2400, 1800));
+      const first = await api.raw('GET', `/api/2.0/igi/${res.body.image.guid}.mini`);
+      // The job may already have made it on a fast machine.
+      if (first.status === 404) {
+        expect(first.headers.get('retry-after')).toBe('2');
+        expect(first.body.message).toMatch(/not made yet/);
+      } else {
+        expect(first.status).toBe(200);
+      }
     });
 
     it('lists videos and embeds (none yet)', async () => {

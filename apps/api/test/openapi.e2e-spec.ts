@@ -110,6 +110,7 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/media/images/{image}',
         'GET /api/2.0/media/videos/{video}',
         'GET /api/2.0/media/documents/{document}',
+        'GET /api/2.0/igi/{file}',
       ].sort(),
     );
   });

@@ -35,6 +35,7 @@ import {
 import { factory } from '@rc/shared-http';
 import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel';
 import { MEDIA_SETTINGS } from './media-tokens.js';
+import { ImageFilesController } from './image-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
 
 /** The dependencies of the media use cases (one set: the ORM's EntityManager resolves to the request's or the job's context). */
@@ -62,7 +63,7 @@ export class MediaApiModule {
     const http: MediaHttpSettings = { publicBaseUrl: settings.publicBaseUrl, imageBase: media.store.publicBaseUrl ?? `${settings.publicBaseUrl}/api/2.0` };
     return {
       module: MediaApiModule,
-      controllers: [MediaController],
+      controllers: [MediaController, ImageFilesController],
       providers: [
         // Created at start: a local folder is made, an S3 client configured (its SDK loaded only then).
         { provide: MediaStore, useFactory: () => createMediaStore(media.store) },
