@@ -179,6 +179,12 @@ describe('media over HTTP', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
       expect(job.body.item).toMatchObject({ type: 'GuideImage', imageid: image.id, guid: image.guid });
+      // A turned image has new file URLs (the old ones stay cached elsewhere for a year): the old stem is gone.
+      const turned = (await api.request('GET', `/media/images/${image.id}`, { token: alice })).body.image;
+      expect(turned.original).toMatch(new RegExp(`/igi/${image.guid}-[0-9]+\\.full$`));
+      const old = await api.raw('GET', `/api/2.0/igi/${image.guid}.full`);
+      expect(old.status).toBe(404);
+      expect(old.body.message).toMatch(/rotated/);
     });
 
     it('serves every size of an uploaded phone photo: upright, at its size, without GPS or any EXIF', async () => {
@@ -271,4 +277,35 @@ describe('media over HTTP', () => {
     });
   });
 
+
+  describe('with no media worker in this process, and a CDN in front', () => {
+    let idle: TestApi;
+    let idleDir: string;
+
+    beforeAll(async () => {
+      idleDir = await mkdtemp(join(tmpdir(), 'rc-media-e2e-'));
+      idle = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: idleDir, MEDIA_WORKER_CONCURRENCY: '0', MEDIA_PUBLIC_BASE_URL: 'https://img.example/' });
+    });
+
+    afterAll(async () => {
+      await idle?.close();
+      await rm(idleDir, { recursive: true, force: true });
+    });
+
+    it('lists only original until the sizes are made; a size not made yet is a 404 with Retry-After', async () => {
+      const token = await idle.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
+      const res = await idle.raw('POST', '/api/2.0/user/media/images?file=queued.jpg', { headers: { Authorization: `api ${token}` }, body: photo });
+      expect(res.status).toBe(200);
+      const { guid } = res.body.image;
+      expect(res.body.image).toEqual({ id: res.body.image.id, guid, original: `https://img.example/igi/${guid}.full` });
+      for (const size of ['full', 'mini']) {
+        const file = await idle.raw('GET', `/api/2.0/igi/${guid}.${size}`);
+        expect(file.status).toBe(404);
+        expect(file.headers.get('retry-after')).toBe('2');
+        expect(file.body.message).toMatch(/not made yet/);
+      }
+      const [jobs] = await idle.sql<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'media.image-renditions' AND state = 'created'");
+      expect(jobs!.n).toBe(1);
+    });
+  });
 });
