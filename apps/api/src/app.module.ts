@@ -6,6 +6,7 @@ import { CatalogApiModule, CategoryGuides } from '@rc/catalog-http';
 import { GuideQueries } from '@rc/guides-domain';
 import { GuideReader, GuidesApiModule, GuideVersionBarrier, GuideVersions } from '@rc/guides-http';
 import { AdminGuard, AppIdGuard, AuthTokenGuard, IdentityApiModule, type IdentityModuleOptions } from '@rc/identity-http';
+import { MediaApiModule } from '@rc/media-http';
 import { ReputationApiModule } from '@rc/reputation-http';
 import { ApiExceptionFilter, BodyValidationPipe, ConflictBodies, LOGGER, wikiRendererFor } from '@rc/shared-http';
 import { ormConfig } from '@rc/shared-infra-mikro-orm';
@@ -16,6 +17,7 @@ import type { AppConfig } from './config/config.js';
 import { allMigrations, allSchemas } from './composition.js';
 import { CoreModule } from './core.module.js';
 import { EventsModule } from './events/events.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
 import { PeopleModule } from './people/people.module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { OpsModule } from './ops/ops.module.js';
@@ -64,6 +66,8 @@ export class AppModule {
         SearchApiModule.register(guides),
         ArchiveModule.register({ ...config, renderer }, guides),
         TeamsApiModule.register(config),
+        JobsModule,
+        MediaApiModule.register(config),
         reputation,
         EventsModule.register(reputation),
         OpsModule.register(config),

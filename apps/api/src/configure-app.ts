@@ -55,7 +55,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   if (!(adapter instanceof ApiExpressAdapter)) throw new Error('configureApp needs the ApiExpressAdapter (its route table answers the 405s)');
   app.use(methodNotAllowed(adapter.routes));
   app.use(rejectNulInUrl());
-  app.use(jsonBody());
+  // The one route whose body is not JSON: an image upload streams the raw bytes to the store.
+  app.use(jsonBody({ rawBodyRoutes: [{ method: 'POST', path: `/${API_PREFIX}/user/media/images` }] }));
   app.setGlobalPrefix(API_PREFIX);
   serveSwagger(app, buildOpenApiDocument(app, config.publicBaseUrl));
 }

@@ -91,7 +91,7 @@ async function primary(config: AppConfig, logger: Logger): Promise<void> {
   const started = Date.now();
   const database = await openDatabase(config, logger);
   try {
-    const bootstrap = await createApi({ ...config, eventDelivery: false, archiveCheckSeconds: 0 }, logger, database.url);
+    const bootstrap = await createApi({ ...config, eventDelivery: false, archiveCheckSeconds: 0, mediaWorkerConcurrency: 0 }, logger, database.url);
     await bootstrap.close();
   } catch (error) {
     await database.stop();

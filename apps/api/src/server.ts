@@ -11,6 +11,8 @@ import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
 import { ArchiveScheduler } from '@rc/archive-http';
+import { MediaJobHandlers } from '@rc/media-http';
+import { BackgroundJobs } from './jobs/background-jobs.js';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
 import { beginShutdown, installOperability } from './ops/install.js';
 
@@ -48,6 +50,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   if (provisioning) await provision(app, config, logger);
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
+  // After the migrations too: the jobs read the media tables (pg-boss migrates its own schema).
+  await app.get(BackgroundJobs).start(databaseUrl, app.get(MediaJobHandlers).handlers, config.mediaWorkerConcurrency);
   // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
   // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);

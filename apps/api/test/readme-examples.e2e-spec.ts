@@ -50,7 +50,7 @@ describe('the README examples', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'readme-'));
     archives = await mkdtemp(join(tmpdir(), 'readme-archives-'));
-    api = await startTestApi({ ARCHIVE_DIR: archives });
+    api = await startTestApi({ ARCHIVE_DIR: archives, MEDIA_DIR: join(work, 'media') });
   });
   afterAll(async () => {
     await api.close();
@@ -60,7 +60,7 @@ describe('the README examples', () => {
 
   it('finds the tour, the teams and the archive examples', async () => {
     const blocks = await allExamples();
-    expect(blocks.join('\n')).toMatch(/user\/token[\s\S]*reset_password\/confirm[\s\S]*teams[\s\S]*archives\/omanual/);
+    expect(blocks.join('\n')).toMatch(/user\/token[\s\S]*reset_password\/confirm[\s\S]*teams[\s\S]*user\/media\/images[\s\S]*archives\/omanual/);
   });
 
   it('run top to bottom, every one works', async () => {

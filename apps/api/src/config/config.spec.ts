@@ -33,6 +33,11 @@ describe('loadConfig', () => {
       eventDelivery: true,
       archiveDir: '.data/archives',
       archiveCheckSeconds: 600,
+      media: {
+        store: { kind: 'local', dir: '.data/media', publicBaseUrl: null },
+        settings: { maxUploadBytes: 80 * 1024 * 1024, maxPixels: 100_000_000, minSide: 50, allowance: { quotaBytes: 5 * 1024 ** 3, uploadsPerWindow: 120, windowSeconds: 3600 } },
+      },
+      mediaWorkerConcurrency: 2,
       guideCacheMb: 64,
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
@@ -127,6 +132,11 @@ describe('loadConfig', () => {
     [{ GUIDE_CACHE_COHERENCE: 'gossip' }, /^GUIDE_CACHE_COHERENCE must be 'notify' or 'lookup'/],
     [{ METRICS_TOKEN: 'two words' }, /^METRICS_TOKEN must be printable ASCII/],
     [{ SHUTDOWN_DELAY_SECONDS: '-1' }, /^SHUTDOWN_DELAY_SECONDS must be an integer from 0 to 300/],
+    [{ MEDIA_STORE: 'ftp' }, /^MEDIA_STORE must be local or s3/],
+    [{ MEDIA_STORE: 's3' }, /^MEDIA_S3_BUCKET is required when MEDIA_STORE is s3/],
+    [{ MEDIA_MAX_UPLOAD_BYTES: 'lots' }, /^MEDIA_MAX_UPLOAD_BYTES must be an integer/],
+    [{ MEDIA_PUBLIC_BASE_URL: 'cdn.example.com' }, /^MEDIA_PUBLIC_BASE_URL must be an http/],
+    [{ MEDIA_WORKER_CONCURRENCY: '-1' }, /^MEDIA_WORKER_CONCURRENCY must be an integer from 0/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -137,6 +147,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: '/var/lib/repair' }).archiveDir).toBe('/var/lib/repair/archives');
     expect(loadConfig({ DATA_DIR: '/var/lib/repair', ARCHIVE_DIR: '/mnt/archives' }).archiveDir).toBe('/mnt/archives');
     expect(loadConfig({ ARCHIVE_CHECK_SECONDS: '0' }).archiveCheckSeconds).toBe(0);
+  });
+
+  it('stores media in a folder under DATA_DIR unless MEDIA_* say otherwise', () => {
+    expect(loadConfig({ DATA_DIR: '/var/lib/repair' }).media.store).toEqual({ kind: 'local', dir: '/var/lib/repair/media', publicBaseUrl: null });
+    const s3 = loadConfig({ MEDIA_STORE: 's3', MEDIA_S3_BUCKET: 'media', MEDIA_S3_ENDPOINT: 'http://minio:9000' }).media.store;
+    expect(s3).toMatchObject({ kind: 's3', bucket: 'media', endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(loadConfig({ MEDIA_MAX_UPLOAD_BYTES: '2048' }).media.settings.maxUploadBytes).toBe(2048);
   });
 
   it('reports every problem at once', () => {

@@ -1,4 +1,5 @@
 import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
+import { readMediaConfig, type MediaConfig } from '@rc/media-infra-mikro-orm';
 import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
 
 /** The service's configuration, read from the environment once at start and validated. */
@@ -41,6 +42,10 @@ export interface AppConfig {
   readonly metricsToken: string | null;
   /** Seconds between the readiness probe turning 503 at a shutdown and the server refusing connections. */
   readonly shutdownDelaySeconds: number;
+  /** Where media files are stored and the limits of uploads (the `MEDIA_*` variables). */
+  readonly media: MediaConfig;
+  /** Media jobs (image sizes, rotations, purges) this process runs at once per kind (0: none, another process runs them). */
+  readonly mediaWorkerConcurrency: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -113,6 +118,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
     metricsToken: metricsToken ?? null,
     shutdownDelaySeconds: int('SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
+    media: readMediaConfig(env, read('DATA_DIR') ?? '.data', problems),
+    mediaWorkerConcurrency: int('MEDIA_WORKER_CONCURRENCY', 2, 0, 64),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

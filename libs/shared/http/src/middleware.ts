@@ -42,20 +42,31 @@ export function requestIdAndLog(logger: Logger): RequestHandler {
   };
 }
 
+export interface RawBodyRoute {
+  readonly method: string;
+  /** The full path (prefix included), matched exactly (a trailing slash aside). */
+  readonly path: string;
+}
+
 /**
  * Request bodies are JSON whatever the Content-Type says (clients of the original API often send
  * none). Errors (invalid JSON or a byte order mark → 400, too large → 413, nested deeper than
  * `MAX_JSON_DEPTH` or text that is not Unicode → 400) reach the exception filter, before any
- * route, guard or validation sees the body.
+ * route, guard or validation sees the body. `rawBodyRoutes` are left to read the request themselves.
  */
-export function jsonBody(): RequestHandler {
+export function jsonBody(options: { readonly rawBodyRoutes?: readonly RawBodyRoute[] } = {}): RequestHandler {
   const parse = express.json({ type: () => true, limit: MAX_BODY_BYTES, strict: false, verify: (_req, _res, bytes, encoding) => verifyJsonBytes(bytes, encoding) });
-  return (req, res, next) =>
+  const raw = options.rawBodyRoutes ?? [];
+  return (req, res, next) => {
+    // Routes that read the request stream themselves (uploads): their body is left untouched.
+    const path = req.path.length > 1 ? req.path.replace(/\/$/, '') : req.path;
+    if (raw.some((route) => route.method === req.method && route.path.toLowerCase() === path.toLowerCase())) return next();
     parse(req, res, (error?: unknown) => {
       if (error) return next(error);
       const defect = jsonBodyDefect(req.body);
       next(defect === null ? undefined : new RequestBodyRejectedError(defect));
     });
+  };
 }
 
 /** A request URL whose path or query holds a NUL character: no text column can store it. */

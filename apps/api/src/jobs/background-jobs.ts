@@ -1,0 +1,55 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { PgBossJobQueue } from '@rc/shared-jobs';
+import { JobQueue, type JobHandler, type JobRequest } from '@rc/shared-kernel';
+import type { Logger } from 'pino';
+
+/**
+ * The process's job queue (the kernel's `JobQueue`, which the contexts' use cases enqueue to) and
+ * its workers. pg-boss is started after the migrations (`start`), so nothing is enqueued before;
+ * every job runs in its own MikroORM context (a fork of the EntityManager), as a request does.
+ */
+export class BackgroundJobs extends JobQueue {
+  private queue: PgBossJobQueue | null = null;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly logger: Logger,
+  ) {
+    super();
+  }
+
+  /** Connects pg-boss (creating or migrating its schema) and, when `concurrency` > 0, runs the handlers' jobs in this process. */
+  async start(databaseUrl: string, handlers: Readonly<Record<string, JobHandler>>, concurrency: number): Promise<void> {
+    if (this.queue) return;
+    this.queue = await PgBossJobQueue.start({
+      connectionString: databaseUrl,
+      onError: (error) => this.logger.warn({ err: error, context: 'jobs' }, 'job queue error'),
+    });
+    if (concurrency <= 0) return;
+    for (const [name, handler] of Object.entries(handlers)) {
+      await this.queue.work(name, (payload, run) => this.runOne(name, handler, payload, run), { concurrency });
+    }
+  }
+
+  private async runOne(name: string, handler: JobHandler, ...args: Parameters<JobHandler>): Promise<void> {
+    try {
+      await RequestContext.create(this.orm.em, () => handler(...args));
+    } catch (error) {
+      this.logger.warn({ err: error, context: 'jobs', job: name, attempt: args[1].attempt }, 'job failed');
+      throw error;
+    }
+  }
+
+  enqueue(job: JobRequest): Promise<boolean> {
+    if (!this.queue) throw new Error('The job queue is not started yet');
+    return this.queue.enqueue(job);
+  }
+
+  /** Stops the workers (letting running jobs finish, up to 10 s) and closes pg-boss's pool. */
+  async stop(): Promise<void> {
+    const queue = this.queue;
+    this.queue = null;
+    await queue?.stop();
+  }
+}

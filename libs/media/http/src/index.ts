@@ -1,0 +1,4 @@
+// The media context's HTTP adapter: the caller's library, media lookups, the image files.
+export * from './media.api-module.js';
+export * from './media.presenter.js';
+export * from './image-files.controller.js';

@@ -1,0 +1,199 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { Caller } from '@rc/identity-contracts';
+import {
+  CopyImage,
+  DeleteImages,
+  GetDocument,
+  GetImage,
+  GetRotateJob,
+  GetVideo,
+  InvalidMediaParameterError,
+  ListEmbeds,
+  ListLibraryImages,
+  ListVideos,
+  MediaStore,
+  parseImageIds,
+  parseLibraryFilter,
+  RequestImageRotation,
+  UploadImage,
+  UploadTooLargeError,
+  type MediaViewer,
+} from '@rc/media-domain';
+import { CurrentPrincipal, Endpoint, order } from '@rc/shared-http';
+import { parsePage } from '@rc/shared-kernel';
+import { MEDIA_SETTINGS } from './media-tokens.js';
+import { presentDocument, presentEmbed, presentImageWithMetadata, presentRotateJob, presentVideo, type MediaUrls } from './media.presenter.js';
+
+type Query = Record<string, unknown>;
+
+/** The last value of a query parameter given once or more. */
+const last = (value: unknown): unknown => (Array.isArray(value) ? value[value.length - 1] : value);
+
+const viewerOf = (caller: Caller | null): MediaViewer => ({ userId: caller?.userId ?? null, mayEditContent: false, isAdmin: caller?.role === 'Admin' });
+
+const IMAGE = { name: 'image', description: 'Image id or GUID' };
+const IMAGE_WITH_METADATA = { description: 'ImageWithMetadata (reference §3.1): `{image, srcid, width, height, ratio, markup, exif}`' };
+
+export interface MediaHttpSettings extends MediaUrls {
+  /** The site's public base URL (documents' view and edit URLs). */
+  readonly publicBaseUrl: string;
+}
+
+/** The caller's media library (reference §2.3) and media lookups (§2.9). */
+@ApiTags('Media')
+@Controller()
+export class MediaController {
+  constructor(
+    @Inject(MEDIA_SETTINGS) private readonly settings: MediaHttpSettings,
+    private readonly store: MediaStore,
+    private readonly uploadImage: UploadImage,
+    private readonly listImages: ListLibraryImages,
+    private readonly getImage: GetImage,
+    private readonly copyImage: CopyImage,
+    private readonly deleteImages: DeleteImages,
+    private readonly requestRotation: RequestImageRotation,
+    private readonly getRotateJob: GetRotateJob,
+    private readonly listVideos: ListVideos,
+    private readonly listEmbeds: ListEmbeds,
+    private readonly getVideo: GetVideo,
+    private readonly getDocument: GetDocument,
+  ) {}
+
+  @Post('user/media/images')
+  @Endpoint({
+    summary: 'Upload an image',
+    description:
+      'The body is the raw image bytes, with any or no Content-Type. `file` names the file; its extension says which type the bytes must be ' +
+      '(JPEG, PNG, GIF, WEBP, AVIF, TIFF; the bytes decide, and must agree). At least 50×50 pixels, at most the configured pixels and bytes ' +
+      '(413 when the upload is larger than allowed). The image is answered at once; its sizes are made in the background and appear in the ' +
+      'Image object as they are made (`original` is always listed).',
+    token: true,
+    errors: [413, 422, 429],
+  })
+  @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. photo.jpg' })
+  @ApiQuery({ name: 'cropToRatio', required: false, enum: ['ONE_ONE', 'FOUR_THREE'] })
+  @ApiBody({ description: 'The image bytes', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse(IMAGE_WITH_METADATA)
+  @HttpCode(200)
+  async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: Query, @CurrentPrincipal() caller: Caller) {
+    const file = last(query['file']);
+    if (typeof file !== 'string' || !file.trim()) throw new InvalidMediaParameterError('file (the file name) is required');
+    const length = req.headers['content-length'];
+    const declaredBytes = length && /^[0-9]{1,15}$/.test(length) ? Number(length) : null;
+    try {
+      const image = await this.uploadImage.execute({ ownerId: caller.userId, filename: file, cropToRatio: last(query['cropToRatio']) as string | undefined, body: req, declaredBytes });
+      return presentImageWithMetadata(image, this.settings);
+    } catch (error) {
+      // A refused upload may leave bytes unread: the connection is not reused for another request.
+      if (!req.complete) res.setHeader('Connection', 'close');
+      if (error instanceof UploadTooLargeError) throw new PayloadTooLargeException(error.message);
+      throw error;
+    }
+  }
+
+  @Get('user/media/images')
+  @Endpoint({ summary: "The caller's images", description: 'Newest first. `ratio` ALL (default), ONE_ONE, FOUR_THREE or VARIABLE; `minWidth`, `minHeight` in pixels.', token: true })
+  @ApiQuery({ name: 'ratio', required: false, enum: ['ALL', 'ONE_ONE', 'FOUR_THREE', 'VARIABLE'] })
+  @ApiQuery({ name: 'minWidth', required: false }) @ApiQuery({ name: 'minHeight', required: false })
+  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiOkResponse({ ...IMAGE_WITH_METADATA, isArray: true })
+  async list(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
+    const images = await this.listImages.execute({ ownerId: caller.userId, filter: parseLibraryFilter(query), page: parsePage(query) });
+    return images.map((image) => presentImageWithMetadata(image, this.settings));
+  }
+
+  @Get('user/media/images/rotate/:jobID')
+  @Endpoint({ summary: 'A rotate job', description: '`{status: processing|complete|failed, item}`; another user\'s job is a 404.', token: true, errors: [404] })
+  @ApiParam({ name: 'jobID' })
+  @ApiOkResponse({ description: '`{status, item}`' })
+  async rotateJob(@Param('jobID') jobId: string, @CurrentPrincipal() caller: Caller) {
+    const { job, image } = await this.getRotateJob.execute({ userId: caller.userId, jobId });
+    return presentRotateJob(job, image, this.settings);
+  }
+
+  @Post('user/media/images/:image')
+  @Endpoint({ summary: 'Copy an image into your library', description: 'Any image you may view; the copy has its own id and GUID, `srcid` the source.', token: true, errors: [403, 404, 429] })
+  @ApiParam(IMAGE) @ApiOkResponse(IMAGE_WITH_METADATA)
+  @HttpCode(200)
+  async copy(@Param('image') ref: string, @CurrentPrincipal() caller: Caller) {
+    const image = await this.copyImage.execute({ viewer: { ...viewerOf(caller), userId: caller.userId }, ref });
+    return presentImageWithMetadata(image, this.settings);
+  }
+
+  @Post('user/media/images/:image/rotate')
+  @Endpoint({
+    summary: 'Rotate an image',
+    description: 'Body `{degrees: 90|180|270, jobID?}`: the rotation runs in the background (202 `{jobID}`; follow it at GET /user/media/images/rotate/{jobID}). A jobID you already used is a 409.',
+    token: true,
+    errors: [404, 409, 422],
+  })
+  @ApiParam(IMAGE)
+  @ApiBody({ schema: { type: 'object', properties: { degrees: { type: 'integer', enum: [90, 180, 270] }, jobID: { type: 'string' } }, required: ['degrees'] } })
+  @ApiResponse({ status: 202, description: '`{jobID}`' })
+  @HttpCode(202)
+  async rotate(@Param('image') ref: string, @Body() body: unknown, @CurrentPrincipal() caller: Caller) {
+    const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const job = await this.requestRotation.execute({ ownerId: caller.userId, ref, degrees: fields['degrees'], jobId: fields['jobID'] });
+    return { jobID: job.state.jobId };
+  }
+
+  @Delete('user/media/images')
+  @Endpoint({ summary: 'Delete images (older form)', description: '`imageids`: comma-separated ids (at most 1000); unknown ids and other users\' are skipped.', token: true, errors: [400] })
+  @ApiQuery({ name: 'imageids', required: true })
+  @ApiResponse({ status: 204, description: 'Deleted' })
+  @HttpCode(204)
+  async deleteByQuery(@Query() query: Query, @CurrentPrincipal() caller: Caller): Promise<void> {
+    const raw = last(query['imageids']);
+    if (typeof raw !== 'string' || !raw) throw new InvalidMediaParameterError('imageids (comma-separated image ids) is required');
+    await this.deleteImages.execute({ ownerId: caller.userId, ids: parseImageIds(raw) });
+  }
+
+  @Delete('user/media/images/:ids')
+  @Endpoint({ summary: 'Delete images', description: 'Comma-separated ids (at most 1000); unknown ids and other users\' are skipped. Content using an image keeps showing it.', token: true, errors: [400] })
+  @ApiParam({ name: 'ids', description: 'Comma-separated image ids' })
+  @ApiResponse({ status: 204, description: 'Deleted' })
+  @HttpCode(204)
+  async delete(@Param('ids') raw: string, @CurrentPrincipal() caller: Caller): Promise<void> {
+    await this.deleteImages.execute({ ownerId: caller.userId, ids: parseImageIds(raw) });
+  }
+
+  @Get('user/media/videos')
+  @Endpoint({ summary: "The caller's videos", description: 'By id (`order` ASC or DESC), paged.', token: true })
+  @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiOkResponse({ description: 'Video objects (reference §3.13)' })
+  async videos(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
+    const videos = await this.listVideos.execute({ ownerId: caller.userId, order: order(query), page: parsePage(query) });
+    return videos.map((video) => presentVideo(video, this.store));
+  }
+
+  @Get('user/media/embeds')
+  @Endpoint({ summary: "The caller's embeds (legacy)", description: 'Newest first, paged.', token: true })
+  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiOkResponse({ description: 'Embed objects (reference §3.13)' })
+  async embeds(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
+    return (await this.listEmbeds.execute({ ownerId: caller.userId, page: parsePage(query) })).map(presentEmbed);
+  }
+
+  @Get('media/images/:image')
+  @Endpoint({ summary: 'An image', description: 'Visible to its owner, Admins, and anyone who may view content showing it; otherwise 403.', errors: [403, 404] })
+  @ApiParam(IMAGE) @ApiOkResponse(IMAGE_WITH_METADATA)
+  async image(@Param('image') ref: string, @CurrentPrincipal() caller: Caller | null) {
+    return presentImageWithMetadata(await this.getImage.execute({ viewer: viewerOf(caller), ref }), this.settings);
+  }
+
+  @Get('media/videos/:video')
+  @Endpoint({ summary: 'A video', description: 'Same visibility as images.', errors: [403, 404] })
+  @ApiParam({ name: 'video', description: 'Video id or GUID' }) @ApiOkResponse({ description: 'Video (reference §3.13)' })
+  async video(@Param('video') ref: string, @CurrentPrincipal() caller: Caller | null) {
+    return presentVideo(await this.getVideo.execute({ viewer: viewerOf(caller), ref }), this.store);
+  }
+
+  @Get('media/documents/:document')
+  @Endpoint({ summary: 'A document', description: 'Visible to its owner, Admins, and anyone who may view content it is attached to; otherwise 403.', errors: [403, 404] })
+  @ApiParam({ name: 'document', description: 'Document id or GUID' }) @ApiOkResponse({ description: 'Document (reference §3.13)' })
+  async document(@Param('document') ref: string, @CurrentPrincipal() caller: Caller | null) {
+    return presentDocument(await this.getDocument.execute({ viewer: viewerOf(caller), ref }), this.store, this.settings.publicBaseUrl);
+  }
+}
