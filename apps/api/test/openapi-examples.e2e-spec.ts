@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type TestApi } from './support/test-api.js';
 
 type Schema = {
@@ -58,6 +59,11 @@ describe("Swagger UI's default example of every write", () => {
     ids['stepid'] = String((await api.request('GET', `/guides/${guide.guideid}?excludePrerequisiteSteps`)).body.steps[0].stepid);
     ids['userid'] = String((await api.request('GET', '/users?limit=1')).body[0].userid);
     ids['teamid'] = String((await api.request('GET', '/teams')).body[0].teamid);
+    // An image of the caller's (the demo data has none yet), for the writes on an image.
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a7' } }).png().toBuffer();
+    const uploaded = await api.raw('POST', '/api/2.0/user/media/images?file=example.png', { method: 'POST', headers: { Authorization: `api ${token}` }, body: new Uint8Array(png) });
+    if (uploaded.status !== 200) throw new Error(`upload failed: ${uploaded.status} ${uploaded.text}`);
+    ids['image'] = String(uploaded.body.image.id);
     ids['namespace'] = 'CATEGORY';
     ids['title'] = (await api.request('GET', '/categories/all?limit=1')).body[0];
   });

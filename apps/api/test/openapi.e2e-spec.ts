@@ -134,7 +134,7 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/user/media/images',
         'POST /api/2.0/user/media/images/{image}',
         'DELETE /api/2.0/user/media/images',
-        'DELETE /api/2.0/user/media/images/{ids}',
+        'DELETE /api/2.0/user/media/images/{image}',
         'POST /api/2.0/user/media/images/{image}/rotate',
         'GET /api/2.0/user/media/images/rotate/{jobID}',
         'GET /api/2.0/user/media/videos',

@@ -49,6 +49,7 @@ export class ImageFilesController {
       '`<guid>.<size>` (`full`: the original; after a rotation `<guid>-<version>.<size>`). Byte ranges (206, 416) and HEAD. ' +
       'A size not made yet is a 404 with Retry-After.',
     errors: [404, 416],
+    notFound: 'No such image file',
   })
   @ApiParam({ name: 'file', description: 'e.g. FucWIkw2ZEBiIJHk.medium' })
   @ApiOkResponse({ description: 'The image bytes' })

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, PayloadTooLargeException, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import {
@@ -74,6 +74,7 @@ export class MediaController {
   })
   @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. photo.jpg' })
   @ApiQuery({ name: 'cropToRatio', required: false, enum: ['ONE_ONE', 'FOUR_THREE'] })
+  @ApiConsumes('application/octet-stream')
   @ApiBody({ description: 'The image bytes', schema: { type: 'string', format: 'binary' } })
   @ApiOkResponse(IMAGE_WITH_METADATA)
   @HttpCode(200)
@@ -105,7 +106,7 @@ export class MediaController {
   }
 
   @Get('user/media/images/rotate/:jobID')
-  @Endpoint({ summary: 'A rotate job', description: '`{status: processing|complete|failed, item}`; another user\'s job is a 404.', token: true, errors: [404] })
+  @Endpoint({ summary: 'A rotate job', description: '`{status: processing|complete|failed, item}`; another user\'s job is a 404.', token: true, errors: [404], notFound: 'Rotate job not found' })
   @ApiParam({ name: 'jobID' })
   @ApiOkResponse({ description: '`{status, item}`' })
   async rotateJob(@Param('jobID') jobId: string, @CurrentPrincipal() caller: Caller) {
@@ -114,7 +115,7 @@ export class MediaController {
   }
 
   @Post('user/media/images/:image')
-  @Endpoint({ summary: 'Copy an image into your library', description: 'Any image you may view; the copy has its own id and GUID, `srcid` the source.', token: true, errors: [403, 404, 429] })
+  @Endpoint({ summary: 'Copy an image into your library', description: 'Any image you may view; the copy has its own id and GUID, `srcid` the source.', token: true, errors: [403, 404, 429], notFound: 'Image not found' })
   @ApiParam(IMAGE) @ApiOkResponse(IMAGE_WITH_METADATA)
   @HttpCode(200)
   async copy(@Param('image') ref: string, @CurrentPrincipal() caller: Caller) {
@@ -128,6 +129,7 @@ export class MediaController {
     description: 'Body `{degrees: 90|180|270, jobID?}`: the rotation runs in the background (202 `{jobID}`; follow it at GET /user/media/images/rotate/{jobID}). A jobID you already used is a 409.',
     token: true,
     errors: [404, 409, 422],
+    notFound: 'Image not found',
   })
   @ApiParam(IMAGE)
   @ApiBody({ schema: { type: 'object', properties: { degrees: { type: 'integer', enum: [90, 180, 270] }, jobID: { type: 'string' } }, required: ['degrees'] } })
@@ -150,12 +152,12 @@ export class MediaController {
     await this.deleteImages.execute({ ownerId: caller.userId, ids: parseImageIds(raw) });
   }
 
-  @Delete('user/media/images/:ids')
+  @Delete('user/media/images/:image')
   @Endpoint({ summary: 'Delete images', description: 'Comma-separated ids (at most 1000); unknown ids and other users\' are skipped. Content using an image keeps showing it.', token: true, errors: [400] })
-  @ApiParam({ name: 'ids', description: 'Comma-separated image ids' })
+  @ApiParam({ name: 'image', description: 'Comma-separated image ids (the reference names this parameter `image`)' })
   @ApiResponse({ status: 204, description: 'Deleted' })
   @HttpCode(204)
-  async delete(@Param('ids') raw: string, @CurrentPrincipal() caller: Caller): Promise<void> {
+  async delete(@Param('image') raw: string, @CurrentPrincipal() caller: Caller): Promise<void> {
     await this.deleteImages.execute({ ownerId: caller.userId, ids: parseImageIds(raw) });
   }
 
@@ -177,21 +179,21 @@ export class MediaController {
   }
 
   @Get('media/images/:image')
-  @Endpoint({ summary: 'An image', description: 'Visible to its owner, Admins, and anyone who may view content showing it; otherwise 403.', errors: [403, 404] })
+  @Endpoint({ summary: 'An image', description: 'Visible to its owner, Admins, and anyone who may view content showing it; otherwise 403.', errors: [403, 404], notFound: 'Image not found' })
   @ApiParam(IMAGE) @ApiOkResponse(IMAGE_WITH_METADATA)
   async image(@Param('image') ref: string, @CurrentPrincipal() caller: Caller | null) {
     return presentImageWithMetadata(await this.getImage.execute({ viewer: viewerOf(caller), ref }), this.settings);
   }
 
   @Get('media/videos/:video')
-  @Endpoint({ summary: 'A video', description: 'Same visibility as images.', errors: [403, 404] })
+  @Endpoint({ summary: 'A video', description: 'Same visibility as images.', errors: [403, 404], notFound: 'Video not found' })
   @ApiParam({ name: 'video', description: 'Video id or GUID' }) @ApiOkResponse({ description: 'Video (reference §3.13)' })
   async video(@Param('video') ref: string, @CurrentPrincipal() caller: Caller | null) {
     return presentVideo(await this.getVideo.execute({ viewer: viewerOf(caller), ref }), this.store);
   }
 
   @Get('media/documents/:document')
-  @Endpoint({ summary: 'A document', description: 'Visible to its owner, Admins, and anyone who may view content it is attached to; otherwise 403.', errors: [403, 404] })
+  @Endpoint({ summary: 'A document', description: 'Visible to its owner, Admins, and anyone who may view content it is attached to; otherwise 403.', errors: [403, 404], notFound: 'Document not found' })
   @ApiParam({ name: 'document', description: 'Document id or GUID' }) @ApiOkResponse({ description: 'Document (reference §3.13)' })
   async document(@Param('document') ref: string, @CurrentPrincipal() caller: Caller | null) {
     return presentDocument(await this.getDocument.execute({ viewer: viewerOf(caller), ref }), this.store, this.settings.publicBaseUrl);
