@@ -340,6 +340,8 @@ describe('guides over HTTP: writes', () => {
       await addStep('alice', guide.guideid, 'Own step.');
       const edited = await patch(guide.guideid, (await stored(guide.guideid)).revisionid, { title: 'Current title' });
       expect(edited.status).toBe(200);
+      // The 409 body and the GET after it show the author's reputation: let the writes' events reach it first.
+      await api.settle();
       const rows = await revisionRows(guide.guideid);
       for (const who of ['alice', 'admin'] as const) {
         const res = await patch(guide.guideid, guide.revisionid, { title: 'Stale edit' }, who);
@@ -545,6 +547,8 @@ describe('guides over HTTP: writes', () => {
       expect(missing.status).toBe(422);
       expect(fieldsOf(missing)).toEqual(['revisionid']);
       expect((await api.request('DELETE', `/guides/${guide.guideid}?revisionid=${revisionid}`, { token: token.bob })).status).toBe(403);
+      // The 409 body and the GET after it show the author's reputation: let the writes' events reach it first.
+      await api.settle();
       const stale = await api.request('DELETE', `/guides/${guide.guideid}?revisionid=${guide.revisionid}`, { token: token.alice });
       expect(stale.status).toBe(409);
       expect(stale.body).toEqual((await get(guide.guideid, 'alice', '?excludePrerequisiteSteps')).body);
@@ -636,6 +640,8 @@ describe('guides over HTTP: writes', () => {
         expect(missing.status).toBe(422);
         expect(fieldsOf(missing)).toEqual(['revisionid']);
         expect((await api.request(method, url(guide.revisionid), { token: token.alice })).status).toBe(403);
+        // The 409 body and the GET after it show the author's reputation: let the writes' events reach it first.
+        await api.settle();
         const stale = await api.request(method, url(guide.revisionid - 1), { token: token.bob });
         expect(stale.status).toBe(409);
         expect(stale.body).toEqual((await get(guide.guideid, 'bob', '?excludePrerequisiteSteps')).body);
