@@ -135,7 +135,7 @@ describe('loadConfig', () => {
     [{ MEDIA_STORE: 'ftp' }, /^MEDIA_STORE must be local or s3/],
     [{ MEDIA_STORE: 's3' }, /^MEDIA_S3_BUCKET is required when MEDIA_STORE is s3/],
     [{ MEDIA_MAX_UPLOAD_BYTES: 'lots' }, /^MEDIA_MAX_UPLOAD_BYTES must be an integer/],
-    [{ MEDIA_PUBLIC_BASE_URL: 'cdn.example.com' }, /^MEDIA_PUBLIC_BASE_URL must be an http/],
+    [{ MEDIA_PUBLIC_BASE_URL: 'cdn.example.com' }, /^MEDIA_PUBLIC_BASE_URL must be a URL starting with http:\/\/ or https:\/\//],
     [{ MEDIA_WORKER_CONCURRENCY: '-1' }, /^MEDIA_WORKER_CONCURRENCY must be an integer from 0/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);
