@@ -6,7 +6,10 @@ import { renderInline, renderWiki, toPlainText } from './index.js';
  *
  * What is checked is how the cost grows, not how long it takes: rendering 4× the input costs about
  * 4× as much for a linear scan and 16× for a quadratic one. Cost is this process's CPU time (not
- * wall time, which other processes on a busy machine stretch), the least of three runs.
+ * wall time, which other processes on a busy machine stretch), the least of five runs; a ratio is
+ * measured again, up to three times, while it is over the limit, since a garbage collection of the
+ * test worker's heap can land in every run of one measurement, while a quadratic scan is over the
+ * limit every time.
  */
 const SIZE = 100_000;
 const fill = (unit: string, size = SIZE) => unit.repeat(Math.ceil(size / unit.length));
@@ -18,7 +21,7 @@ const FLOOR_MICROS = 2_000;
 
 function cpuMicros(render: () => unknown): number {
   let best = Infinity;
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < 5; run++) {
     const started = process.cpuUsage();
     render();
     const used = process.cpuUsage(started);
@@ -27,12 +30,16 @@ function cpuMicros(render: () => unknown): number {
   return best;
 }
 
-/** CPU time for the whole input over CPU time for a quarter of it. */
+/** CPU time for the whole input over CPU time for a quarter of it (the least of up to three measurements). */
 function growth(unit: string, render: (raw: string) => unknown): number {
   const small = fill(unit, SIZE / 4);
   const large = fill(unit, SIZE);
   render(large); // the JIT warmed up on the shapes of this input
-  return cpuMicros(() => render(large)) / Math.max(cpuMicros(() => render(small)), FLOOR_MICROS);
+  let least = Infinity;
+  for (let attempt = 0; attempt < 3 && least >= MAX_GROWTH; attempt++) {
+    least = Math.min(least, cpuMicros(() => render(large)) / Math.max(cpuMicros(() => render(small)), FLOOR_MICROS));
+  }
+  return least;
 }
 
 describe('cost on up to 100 KB of hostile input grows linearly', () => {
