@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
+import { sample } from './support/prometheus.js';
 
 // The production start (`node apps/api/dist/main.js`, built first) for what only a process of its
 // own shows: the metrics of a cluster aggregated across its workers, and OpenTelemetry tracing
@@ -30,7 +31,8 @@ async function startBuiltApi(db: TestDatabase, env: Record<string, string>): Pro
     env: { PATH: process.env['PATH'], DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', DEMO_DATA: 'true', ARCHIVE_CHECK_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the exit can be reported before the last lines of the output are read.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   let pending = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     const lines = (pending + chunk.toString()).split('\n');
@@ -70,17 +72,6 @@ function getOnNewConnection(url: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
-}
-
-function sample(text: string, name: string, labels: Record<string, string>): number | null {
-  let total: number | null = null;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) total = (total ?? 0) + Number(match[3]);
-  }
-  return total;
 }
 
 describe('the operability of the production start', () => {
