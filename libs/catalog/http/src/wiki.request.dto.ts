@@ -41,6 +41,7 @@ export class WikiEditDto {
   })
   @Allow()
   related?: (string | WikiRefDto)[] | null;
+  @ApiPropertyOptional({ maxLength: 255, description: 'What changed, in a line: shown in the history', example: 'Clearer wording' }) @Allow() summary_of_change?: string;
 }
 
 export class WikiCreateDto extends WikiEditDto {

@@ -84,6 +84,23 @@ export function checkTitle(value: unknown): { title?: string; problem?: string }
   return { title };
 }
 
+/** The longest `summary_of_change` a write may carry. */
+export const MAX_WIKI_CHANGE_SUMMARY = 255;
+
+/** A write's `summary_of_change` (shown in the history): absent or blank is none; a line of at most 255 characters, trimmed. */
+export function readWikiChangeSummary(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  // eslint-disable-next-line no-control-regex
+  if (typeof value !== 'string' || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) {
+    throw new InvalidWikiError([{ field: 'summary_of_change', message: 'summary_of_change must be a line of text' }]);
+  }
+  const summary = value.trim().replace(/\s+/g, ' ');
+  if ([...summary].length > MAX_WIKI_CHANGE_SUMMARY) {
+    throw new InvalidWikiError([{ field: 'summary_of_change', message: `summary_of_change must be at most ${MAX_WIKI_CHANGE_SUMMARY} characters` }]);
+  }
+  return summary || null;
+}
+
 /**
  * A page of one of the wiki namespaces. Categories are CATEGORY pages, and form a tree through
  * their parent. Every change is a new revision (the repository stores a snapshot of each).
@@ -92,6 +109,7 @@ export class WikiPage {
   readonly state: WikiState;
   private changed = false;
   private lastEditor: number | null = null;
+  private changeSummary: string | null = null;
 
   private constructor(state: WikiState) {
     this.state = { ...state };
@@ -149,6 +167,16 @@ export class WikiPage {
     return this.changed;
   }
 
+  /** The summary of the pending change, stored with its revision. */
+  get summaryOfChange(): string | null {
+    return this.changeSummary;
+  }
+
+  /** Records the editor's summary of the pending change (checked by `readWikiChangeSummary`). */
+  describeChange(summary: string | null): void {
+    this.changeSummary = summary;
+  }
+
   get editedBy(): number {
     return this.lastEditor ?? this.state.authorId;
   }
@@ -201,6 +229,7 @@ export class WikiPage {
   markStored(revisionid: number): void {
     Object.assign(this.state, { revisionid });
     this.changed = false;
+    this.changeSummary = null;
   }
 
   private assertEditor(editor: WikiEditor): void {

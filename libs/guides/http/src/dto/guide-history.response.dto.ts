@@ -6,8 +6,7 @@ import { UserSummaryResponseDto } from '@rc/shared-http';
 
 const ANY_VALUE: ApiPropertyOptions = {
   description: 'A field value as stored: a string, number, boolean, list, object or null',
-  nullable: true,
-  oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'object' } }, { type: 'object' }],
+  oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'object' } }, { type: 'object' }],
 };
 
 export class GuideRevisionResponseDto {
