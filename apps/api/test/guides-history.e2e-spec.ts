@@ -110,11 +110,12 @@ describe('guides over HTTP: history, diff, revert, collaborators and teams', () 
     it('answers the changed fields, the steps added, removed, moved and edited, and a unified diff', async () => {
       const guide = await newGuide({ public: true, introduction: 'Line one\nLine two' }, ['Open', 'Unscrew', 'Lift']);
       const [open, unscrew, lift] = guide.steps;
-      let now = (await req('DELETE', `/guides/${guide.guideid}/steps/${open!.stepid}?revisionid=${open!.revisionid}`)).body;
-      now = (await req('PATCH', `/guides/${guide.guideid}/steps/${unscrew!.stepid}?revisionid=${unscrew!.revisionid}`, 'alice', { lines: [{ text: 'Unscrew all four', bullet: 'black', level: 0 }] })).body;
-      now = (await req('GET', `/guides/${guide.guideid}`, 'alice')).body;
-      now = (await req('PATCH', `/guides/${guide.guideid}?revisionid=${now.revisionid}`, 'alice', { introduction: 'Line one\nLine 2' })).body;
-      now = (await req('POST', `/guides/${guide.guideid}/steps`, 'alice', { lines: [{ text: 'Close', bullet: 'black', level: 0 }], orderby: 1 })).body;
+      expect((await req('DELETE', `/guides/${guide.guideid}/steps/${open!.stepid}?revisionid=${open!.revisionid}`)).status).toBe(200);
+      const patched = await req('PATCH', `/guides/${guide.guideid}/steps/${unscrew!.stepid}?revisionid=${unscrew!.revisionid}`, 'alice', { lines: [{ text: 'Unscrew all four', bullet: 'black', level: 0 }] });
+      expect(patched.status).toBe(200);
+      const current = (await req('GET', `/guides/${guide.guideid}`, 'alice')).body;
+      expect((await req('PATCH', `/guides/${guide.guideid}?revisionid=${current.revisionid}`, 'alice', { introduction: 'Line one\nLine 2' })).status).toBe(200);
+      const now = (await req('POST', `/guides/${guide.guideid}/steps`, 'alice', { lines: [{ text: 'Close', bullet: 'black', level: 0 }], orderby: 1 })).body;
 
       const res = await req('GET', `/guides/${guide.guideid}/diff?from=${guide.revisionid}&to=${now.revisionid}`, null);
       expect(res.status).toBe(200);
