@@ -16,10 +16,9 @@ import {
 import type { Request } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, timestamp, wantsPretty } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
-import { wikiChangeNoteOf, WIKI_SUMMARY_QUERY } from './wiki-history.controller.js';
 import { CategoryXml } from './category-xml.js';
 import { buildTree, switchedOn, withGuidesInSubtree } from './category-tree.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
@@ -111,29 +110,29 @@ export class CatalogController {
   @Endpoint({ summary: 'Create a page (Admin)', description: 'A title already used in the namespace is a 422.', admin: true, errors: [422] })
   @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
   async createPage(@Body() body: WikiCreateDto, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
-    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body, ...wikiChangeNoteOf(query, body) }), principal);
+    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body, ...changeNoteOf(query, body) }), principal);
   }
 
   @Patch('wikis/:namespace/:title')
   @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
   @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
   async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller) {
-    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body, ...wikiChangeNoteOf(query, body) });
+    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(page, principal);
   }
 
   @Delete('wikis/:namespace/:title')
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
-  @ApiQuery(REVISION) @ApiQuery(WIKI_SUMMARY_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
   async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
-    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), ...wikiChangeNoteOf(query) });
+    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), ...changeNoteOf(query) });
   }
 
   @Post('wikis/:namespace/:title/revert')
   @HttpCode(200)
   @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
-  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(WIKI_SUMMARY_QUERY) @ApiOkResponse(WIKI)
+  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
   async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const page = await this.revert.execute({
       editor: editorOf(principal),
@@ -141,7 +140,7 @@ export class CatalogController {
       title,
       revisionid: requiredRevision(query),
       toRevisionid: requiredRevision(query, 'to_revisionid'),
-      ...wikiChangeNoteOf(query),
+      ...changeNoteOf(query),
     });
     return this.reader.present(page, principal);
   }

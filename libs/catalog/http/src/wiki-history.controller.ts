@@ -1,23 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags, type ApiPropertyOptions } from '@nestjs/swagger';
 import { CompareWikiRevisions, namespaceOf, WikiHistory, type WikiState } from '@rc/catalog-domain';
-import { InvalidParameterError, parseId, parsePage } from '@rc/shared-kernel';
-import { Endpoint, lineRuns, unifiedDiff, UserSummaryResponseDto } from '@rc/shared-http';
+import { parsePage } from '@rc/shared-kernel';
+import { Endpoint, lineRuns, requiredId, unifiedDiff, UserSummaryResponseDto } from '@rc/shared-http';
 import { WikiReader } from './wiki-reader.js';
 
 type Query = Record<string, unknown>;
-
-/**
- * The `summary_of_change` a page write carries (shown in the history): the body's field, or a
- * query parameter; the domain checks it (422).
- */
-export function wikiChangeNoteOf(query: Query, body?: object | null): { summaryOfChange?: unknown } {
-  const fromBody = body && typeof body === 'object' ? (body as { summary_of_change?: unknown }).summary_of_change : undefined;
-  const raw = fromBody !== undefined ? fromBody : query['summary_of_change'];
-  return raw === undefined ? {} : { summaryOfChange: raw };
-}
-
-export const WIKI_SUMMARY_QUERY = { name: 'summary_of_change', required: false, description: 'What changed, in a line (at most 255 characters): shown in the history' } as const;
 
 /** The fields a page diff compares, by their write names. */
 const FIELDS = {
@@ -43,14 +31,6 @@ export function wikiDiffBody(from: WikiState, to: WikiState) {
   });
   const name = (s: WikiState) => `${s.namespace}/${s.title}@${s.revisionid}`;
   return { wikiid: to.id, from_revisionid: from.revisionid, to_revisionid: to.revisionid, fields, unified: unifiedDiff(name(from), name(to), from.contents, to.contents) };
-}
-
-/** `from` / `to`: required revision ids (400 otherwise). */
-function revisionParam(query: Query, name: string): number {
-  const raw = query[name];
-  const id = parseId(Array.isArray(raw) ? raw[raw.length - 1] : raw);
-  if (id === null) throw new InvalidParameterError(`Parameter '${name}' is required and must be a revision id`);
-  return id;
 }
 
 const ANY_VALUE: ApiPropertyOptions = {
@@ -123,8 +103,8 @@ export class WikiHistoryController {
   @ApiOkResponse({ type: WikiDiffResponseDto })
   async diff(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query) {
     const namespace = namespaceOf(ns);
-    const from = revisionParam(query, 'from');
-    const to = revisionParam(query, 'to');
+    const from = requiredId(query, 'from');
+    const to = requiredId(query, 'to');
     const revisions = await this.compare.execute({ namespace, title, from, to });
     return wikiDiffBody(revisions.from, revisions.to);
   }

@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { SummaryOfChange } from '@rc/shared-http';
 
 // The classes declare the shape of each body (types, nested rows, enums); only the field names are
 // checked here (an unknown field is a 422): the catalog domain checks the values, nested rows
@@ -41,7 +42,7 @@ export class WikiEditDto {
   })
   @Allow()
   related?: (string | WikiRefDto)[] | null;
-  @ApiPropertyOptional({ maxLength: 255, description: 'What changed, in a line: shown in the history', example: 'Clearer wording' }) @Allow() summary_of_change?: string;
+  @SummaryOfChange() summary_of_change?: string;
 }
 
 export class WikiCreateDto extends WikiEditDto {

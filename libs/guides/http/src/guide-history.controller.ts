@@ -13,25 +13,16 @@ import {
   type GuideId,
 } from '@rc/guides-domain';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
-import { InvalidParameterError, parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, IdParam, requiredRevision, UserSummaryResponseDto } from '@rc/shared-http';
+import { parseId, parsePage } from '@rc/shared-kernel';
+import { changeNoteOf, CurrentPrincipal, Endpoint, IdParam, requiredId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
 import { GuideDiffResponseDto, GuideRevisionResponseDto, GuideTeamsResponseDto, GuideUsersResponseDto } from './dto/guide-history.response.dto.js';
 import { GuideResponseDto } from './dto/guide.response.dto.js';
 import { guideDiffBody } from './guide-diff.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 import { GuideTeamBodies } from './guide-team-bodies.js';
-import { changeNoteOf } from './change-note.js';
 import { guideIdOf } from './guides.controller.js';
 
 type Query = Record<string, unknown>;
-
-/** `from` / `to` of a diff: required revision ids (400 otherwise). */
-function revisionParam(query: Query, name: string): number {
-  const raw = query[name];
-  const id = parseId(Array.isArray(raw) ? raw[raw.length - 1] : raw);
-  if (id === null) throw new InvalidParameterError(`Parameter '${name}' is required and must be a revision id`);
-  return id;
-}
 
 /** Some routes answer 403 rather than 404 for a guide that does not exist, as the original API does. */
 async function forbiddenWhenMissing<T>(work: () => Promise<T>): Promise<T> {
@@ -95,8 +86,8 @@ export class GuideHistoryController {
   @ApiOkResponse({ type: GuideDiffResponseDto })
   async diff(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
     const guideId = guideIdOf(raw);
-    const from = revisionParam(query, 'from');
-    const to = revisionParam(query, 'to');
+    const from = requiredId(query, 'from');
+    const to = requiredId(query, 'to');
     const guide = await this.view.current(guideId, editorOf(viewer));
     const [a, b] = await Promise.all([this.view.revision(guide, from), this.view.revision(guide, to)]);
     return guideDiffBody(guide.id, a, b);
@@ -114,7 +105,7 @@ export class GuideHistoryController {
     conflict: GuideResponseDto,
   })
   @ApiQuery({ name: 'revisionid', required: true, description: 'The current revision id' }) @ApiQuery({ name: 'to_revisionid', required: true, description: 'The revision to restore' })
-  @ApiQuery({ name: 'summary_of_change', required: false, description: 'Shown in the history (at most 255 characters)' })
+  @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiOkResponse({ description: 'The guide as it now is', type: GuideResponseDto })
   async revertGuide(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.revert.execute({

@@ -21,12 +21,11 @@ import {
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
-import { changeNoteOf, SUMMARY_QUERY } from './change-note.js';
 import { GuideXml } from './omanual-responses.js';
 
 type Query = Record<string, unknown>;
@@ -136,7 +135,7 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_QUERY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
     await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), ...changeNoteOf(query) });
@@ -145,7 +144,7 @@ export class GuidesController {
   @Put(':guideid/public')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_QUERY) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, true);
   }
@@ -153,7 +152,7 @@ export class GuidesController {
   @Delete(':guideid/public')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_QUERY) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, false);
   }
@@ -183,7 +182,7 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @IdParam('stepid', 'The step id')
   @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_QUERY) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query), ...changeNoteOf(query) });
     return this.reader.present(guide, principal);

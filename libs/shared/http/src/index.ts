@@ -26,3 +26,4 @@ export * from './markup/render.js';
 export * from './markup/html-sanitizer.js';
 export * from './markup/wiki-renderer.js';
 export * from './text-diff.js';
+export * from './change-note.js';

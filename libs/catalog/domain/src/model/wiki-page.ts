@@ -1,4 +1,4 @@
-import { isId, type Brand, type Violation } from '@rc/shared-kernel';
+import { checkChangeSummary, isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidWikiError, StaleWikiRevisionError, WikiEditorRequiredError } from '../catalog.errors.js';
 
 export const NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] as const;
@@ -84,21 +84,11 @@ export function checkTitle(value: unknown): { title?: string; problem?: string }
   return { title };
 }
 
-/** The longest `summary_of_change` a write may carry. */
-export const MAX_WIKI_CHANGE_SUMMARY = 255;
-
-/** A write's `summary_of_change` (shown in the history): absent or blank is none; a line of at most 255 characters, trimmed. */
+/** A write's `summary_of_change` (shown in the history), checked: none, or a line of at most 255 characters; otherwise a 422. */
 export function readWikiChangeSummary(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  // eslint-disable-next-line no-control-regex
-  if (typeof value !== 'string' || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) {
-    throw new InvalidWikiError([{ field: 'summary_of_change', message: 'summary_of_change must be a line of text' }]);
-  }
-  const summary = value.trim().replace(/\s+/g, ' ');
-  if ([...summary].length > MAX_WIKI_CHANGE_SUMMARY) {
-    throw new InvalidWikiError([{ field: 'summary_of_change', message: `summary_of_change must be at most ${MAX_WIKI_CHANGE_SUMMARY} characters` }]);
-  }
-  return summary || null;
+  const { summary, problem } = checkChangeSummary(value);
+  if (problem) throw new InvalidWikiError([{ field: 'summary_of_change', message: problem }]);
+  return summary ?? null;
 }
 
 /**

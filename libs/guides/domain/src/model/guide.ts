@@ -1,4 +1,4 @@
-import { isId, type Brand, type Violation } from '@rc/shared-kernel';
+import { checkChangeSummary, isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidGuideError, NotGuideEditorError, StaleGuideRevisionError, StaleStepRevisionError, StepNotFoundError } from '../guides.errors.js';
 import {
   canonicalJson,
@@ -46,21 +46,11 @@ export interface GuideAccess {
 
 export const NO_ACCESS: GuideAccess = { userIds: [], teamIds: [] };
 
-/** The longest `summary_of_change` a write may carry. */
-export const MAX_CHANGE_SUMMARY_LENGTH = 255;
-
-/** A write's `summary_of_change` (shown in the history): absent or empty is none; a string of at most 255 characters, trimmed. */
+/** A write's `summary_of_change` (shown in the history), checked: none, or a line of at most 255 characters; otherwise a 422. */
 export function readChangeSummary(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  // eslint-disable-next-line no-control-regex
-  if (typeof value !== 'string' || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) {
-    throw new InvalidGuideError([{ field: 'summary_of_change', message: 'summary_of_change must be a line of text' }]);
-  }
-  const summary = value.trim().replace(/\s+/g, ' ');
-  if ([...summary].length > MAX_CHANGE_SUMMARY_LENGTH) {
-    throw new InvalidGuideError([{ field: 'summary_of_change', message: `summary_of_change must be at most ${MAX_CHANGE_SUMMARY_LENGTH} characters` }]);
-  }
-  return summary || null;
+  const { summary, problem } = checkChangeSummary(value);
+  if (problem) throw new InvalidGuideError([{ field: 'summary_of_change', message: problem }]);
+  return summary ?? null;
 }
 
 /** The content fields a revert restores (visibility, authorship and dates stay as they are). */

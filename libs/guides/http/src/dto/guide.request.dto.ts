@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { BULLETS, DIFFICULTIES, GUIDE_TYPES, MAX_ITEMS, MAX_LEVEL, MAX_LINES } from '@rc/guides-domain';
-import { SummaryOfChange } from '../change-note.js';
+import { SummaryOfChange } from '@rc/shared-http';
 
 // The classes declare the shape of each body (its types, nested objects and enums, for OpenAPI and
 // for the code), but only the field names are checked here (an unknown field is a 422): the guides

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { MAX_CHANGE_SUMMARY_LENGTH } from '@rc/guides-domain';
+import { MAX_CHANGE_SUMMARY_LENGTH } from '@rc/shared-kernel';
 
 type Query = Record<string, unknown>;
 
@@ -14,14 +14,19 @@ export function changeNoteOf(query: Query, body?: object | null): { summaryOfCha
   return raw === undefined ? {} : { summaryOfChange: raw };
 }
 
-/** The body field, for the write DTOs that carry it. */
-export const SummaryOfChange = (): PropertyDecorator => {
+/** The body field `summary_of_change`, on the write DTOs that carry it (documented; its value checked by the domain). */
+export function SummaryOfChange(): PropertyDecorator {
   const doc = ApiPropertyOptional({ maxLength: MAX_CHANGE_SUMMARY_LENGTH, description: 'What changed, in a line: shown in the history', example: 'Clearer wording' });
   const allow = Allow();
   return (target, key) => {
     doc(target, key);
     allow(target, key);
   };
-};
+}
 
-export const SUMMARY_QUERY = { name: 'summary_of_change', required: false, description: 'What changed, in a line (at most 255 characters): shown in the history' } as const;
+/** The query parameter `summary_of_change`, for `@ApiQuery` on writes without a body. */
+export const SUMMARY_OF_CHANGE_QUERY = {
+  name: 'summary_of_change',
+  required: false,
+  description: `What changed, in a line (at most ${MAX_CHANGE_SUMMARY_LENGTH} characters): shown in the history`,
+} as const;
