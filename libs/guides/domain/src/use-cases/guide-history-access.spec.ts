@@ -174,3 +174,22 @@ describe('collaborators and teams', () => {
     expect(await rejectionOf(bed.changeGuideAccess.execute({ editor: admin, guideId: guide.id, kind: 'user', id: other.userId, on: true }))).toBeInstanceOf(GuideNotFoundError);
   });
 });
+
+describe('team lookups', () => {
+  it('are made only when a private guide shared with teams is read by someone the lists do not name otherwise', async () => {
+    const bed = guidesTestBed({ teams: { [third.userId]: [8] } });
+    const shared = await bed.createGuide({ public: true });
+    await bed.changeGuideAccess.execute({ editor: author, guideId: shared.id, kind: 'team', id: 8, on: true });
+    const before = bed.teams.lookups;
+    await bed.viewGuide.execute({ viewer: third, guideId: shared.id });
+    expect(bed.teams.lookups).toBe(before);
+    const hidden = await bed.createGuide();
+    await bed.changeGuideAccess.execute({ editor: author, guideId: hidden.id, kind: 'team', id: 8, on: true });
+    await bed.editGuide.execute({ editor: author, guideId: hidden.id, revisionid: hidden.state.revisionid, fields: { title: 'Newer' } });
+    const old = await bed.viewGuide.execute({ viewer: third, guideId: hidden.id, revisionid: hidden.state.revisionid });
+    expect(old.state.title).toBe(hidden.state.title);
+    expect(bed.teams.lookups).toBe(before + 1);
+    // A past revision carries the guide's lists: its editors may still edit.
+    expect(await bed.viewGuide.canEdit(old, third)).toBe(true);
+  });
+});

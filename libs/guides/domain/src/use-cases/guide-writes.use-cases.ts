@@ -232,7 +232,7 @@ export class MarkGuide {
   async execute(input: { viewer: Editor; guideId: GuideId; kind: 'favorite' | 'completion'; on: boolean }): Promise<void> {
     await this.uow.run(async () => {
       const guide = await this.guides.findById(input.guideId);
-      if (!guide || guide.isDeleted || (input.on && !guide.canView(await withTeams(this.teams, guide, input.viewer)))) throw new GuideNotFoundError();
+      if (!guide || guide.isDeleted || (input.on && !guide.state.isPublic && !guide.canView(await withTeams(this.teams, guide, input.viewer)))) throw new GuideNotFoundError();
       const now = this.clock.now();
       const changed = input.on
         ? await this.marks.add(input.kind, input.viewer.userId, guide.id, now)

@@ -19,14 +19,16 @@ export class ViewGuide {
     const guide = await this.current(input.guideId, input.viewer);
     if (input.revisionid === undefined || input.revisionid === guide.state.revisionid) return guide;
     const snapshot = await this.revision(guide, input.revisionid);
-    return Guide.restore(snapshot.state, snapshot.steps);
+    // Who may edit is not part of a revision: the guide's lists apply to its past revisions too.
+    return Guide.restore(snapshot.state, snapshot.steps, guide.access);
   }
 
   /** The live guide, if the viewer may see it. */
   async current(guideId: GuideId, viewer: Editor | null): Promise<Guide> {
     const guide = await this.guides.findById(guideId);
     if (!guide || guide.isDeleted) throw new GuideNotFoundError();
-    if (!guide.canView(await withTeams(this.teams, guide, viewer))) throw new GuidePrivateError();
+    // A public guide is seen by all: the viewer's teams matter only for a private one.
+    if (!guide.state.isPublic && !guide.canView(await withTeams(this.teams, guide, viewer))) throw new GuidePrivateError();
     return guide;
   }
 
