@@ -93,6 +93,9 @@ describe('guides over HTTP: history, diff, revert, collaborators and teams', () 
       expect(res.status).toBe(422);
       expect(fieldsOf(res)).toEqual(['summary_of_change']);
       expect((await revisionsOf(guide.guideid, 'alice')).body).toHaveLength(1);
+      const notText = await req('PATCH', `/guides/${guide.guideid}?revisionid=${guide.revisionid}`, 'alice', { title: 'Nope', summary_of_change: { $ne: 1 } });
+      expect(notText.status).toBe(422);
+      expect(fieldsOf(notText)).toEqual(['summary_of_change']);
       const bad = await req('POST', `/guides/${guide.guideid}/steps?summary_of_change=${'y'.repeat(300)}`, 'alice', { lines: [{ text: 'x', bullet: 'black', level: 0 }] });
       expect(bad.status).toBe(422);
     });
@@ -285,6 +288,8 @@ describe('guides over HTTP: history, diff, revert, collaborators and teams', () 
       const edited = await req('PATCH', `/guides/${guide.guideid}?revisionid=${guide.revisionid}`, 'bob', { title: 'Team work' });
       expect(edited.status).toBe(200);
 
+      expect((await req('DELETE', `/guides/${guide.guideid}/teams/${teamid}`, null)).status).toBe(401);
+      expect((await req('DELETE', `/guides/${guide.guideid}/teams/${teamid}`, 'bob')).status).toBe(403); // a member, not the author
       const removed = await req('DELETE', `/guides/${guide.guideid}/teams/${teamid}`);
       expect(removed).toMatchObject({ status: 200, body: { guideTeams: [] } });
       expect((await req('PATCH', `/guides/${guide.guideid}?revisionid=${edited.body.revisionid}`, 'bob', { title: 'Again' })).status).toBe(403);
