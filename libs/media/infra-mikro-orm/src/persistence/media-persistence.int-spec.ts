@@ -30,6 +30,7 @@ import {
   type VideoId,
 } from '@rc/media-domain';
 import { LocalMediaStore } from '../stores/local-media-store.js';
+import { FfmpegVideoProcessor } from '../processing/ffmpeg-video-processor.js';
 import { SharpImageProcessor } from '../processing/sharp-image-processor.js';
 import { FileTypeSniffer } from '../processing/file-type-sniffer.js';
 import { CryptoGuidSource } from '../processing/crypto-guid-source.js';
@@ -189,6 +190,7 @@ describe('media persistence (PostgreSQL)', () => {
       media: repo,
       store: new LocalMediaStore({ root }),
       processor: new SharpImageProcessor({ maxPixels: DEFAULT_MEDIA_SETTINGS.maxPixels }),
+      videos: new FfmpegVideoProcessor({ ffmpegPath: null }),
       sniffer: new FileTypeSniffer(),
       usage,
       allowance,

@@ -24,7 +24,7 @@ const PARTIAL_DIR = '#partial';
 export class LocalMediaStore extends MediaStore {
   private readonly root: string;
 
-  constructor(private readonly options: LocalMediaStoreOptions) {
+  constructor(options: LocalMediaStoreOptions) {
     super();
     this.root = resolve(options.root);
   }
