@@ -1,4 +1,4 @@
-import type { VideoMetadata } from '../model/video.js';
+import type { VideoFormat, VideoMetadata } from '../model/video.js';
 import type { ByteStream } from './media-store.js';
 
 /** What a decoder read from a video: its metadata and one frame (a JPEG image), or no frame when it could cut none. */
@@ -14,8 +14,9 @@ export abstract class VideoProcessor {
   /** Whether this deployment can decode videos (the decoder was found at start). */
   abstract readonly available: boolean;
   /**
-   * Reads the whole video (streamed, never held in memory: implementations spool it to disk) and
-   * answers its metadata and a frame near its start. Rejects bytes it cannot decode.
+   * Reads the whole video (streamed, never held in memory: implementations spool it to disk) as the
+   * container `format` (the one its bytes were checked to be at upload, and no other) and answers
+   * its metadata and a frame near its start. Rejects bytes it cannot decode.
    */
-  abstract probe(source: ByteStream): Promise<VideoProbe>;
+  abstract probe(source: ByteStream, format: VideoFormat): Promise<VideoProbe>;
 }

@@ -1,6 +1,7 @@
 import { readAll } from '../model/bytes.js';
 import type { ByteStream } from '../ports/media-store.js';
 import { VideoProcessor, type VideoProbe } from '../ports/video-processor.js';
+import type { VideoFormat } from '../model/video.js';
 import { fakeImage } from './fake-image-processor.js';
 
 /** A decoder that reads any bytes as a 10-second 640×360 video whose frame is a fake JPEG (`fail`: rejects). */
@@ -12,7 +13,7 @@ export class FakeVideoProcessor extends VideoProcessor {
     super();
   }
 
-  async probe(source: ByteStream): Promise<VideoProbe> {
+  async probe(source: ByteStream, _format: VideoFormat): Promise<VideoProbe> {
     this.probes++;
     await readAll(source);
     if (this.fail) throw new Error('cannot decode this video');

@@ -29,7 +29,7 @@ export class GenerateVideoPoster {
     try {
       const source = await store.get(video.key);
       if (!source) throw new Error(`The file of video ${video.id} is missing`);
-      const probe = await videos.probe(source.body);
+      const probe = await videos.probe(source.body, video.state.encodings[0]!.format);
       if (probe.frame) {
         const frame = probe.frame;
         const sniffed = await processor.probe(frame.subarray(0, PROBE_HEAD_BYTES), async () => bytesOf(frame));

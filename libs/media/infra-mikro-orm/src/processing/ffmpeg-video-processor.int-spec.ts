@@ -33,7 +33,7 @@ describe('FfmpegVideoProcessor (the ffmpeg binary the npm dependency ships)', ()
     const mp4 = await video('a.mp4', ['-i', 'testsrc=size=320x240:rate=10', '-t', '3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p']);
     const processor = new FfmpegVideoProcessor({ ffmpegPath: ffmpeg, tmpDir: spool });
     expect(processor.available).toBe(true);
-    const probe = await processor.probe(bytesOf(mp4, 1000));
+    const probe = await processor.probe(bytesOf(mp4, 1000), 'mp4');
     expect(probe).toMatchObject({ durationMs: 3000, width: 320, height: 240 });
     const meta = await sharp(Buffer.from(probe.frame!)).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 240]);
@@ -42,7 +42,7 @@ describe('FfmpegVideoProcessor (the ffmpeg binary the npm dependency ships)', ()
 
   it('takes the first frame of a video shorter than a second (WebM)', async () => {
     const webm = await video('b.webm', ['-i', 'testsrc=size=160x120:rate=10', '-t', '0.5', '-c:v', 'libvpx']);
-    const probe = await new FfmpegVideoProcessor({ ffmpegPath: ffmpeg }).probe(bytesOf(webm));
+    const probe = await new FfmpegVideoProcessor({ ffmpegPath: ffmpeg }).probe(bytesOf(webm), 'webm');
     expect(probe).toMatchObject({ width: 160, height: 120 });
     expect(probe.durationMs).toBeGreaterThan(0);
     expect(probe.durationMs).toBeLessThanOrEqual(600);
@@ -52,14 +52,23 @@ describe('FfmpegVideoProcessor (the ffmpeg binary the npm dependency ships)', ()
   it('rejects bytes that are no video (an MP4 header over junk), leaving nothing behind', async () => {
     const junk = new Uint8Array(4096).fill(7);
     junk.set(Buffer.from('\u0000\u0000\u0000\u0018ftypmp42', 'latin1'));
-    await expect(new FfmpegVideoProcessor({ ffmpegPath: ffmpeg, tmpDir: spool }).probe(bytesOf(junk))).rejects.toThrow(/no video stream/);
+    await expect(new FfmpegVideoProcessor({ ffmpegPath: ffmpeg, tmpDir: spool }).probe(bytesOf(junk), 'mp4')).rejects.toThrow(/no video stream/);
     expect(await readdir(spool)).toEqual([]);
+  });
+
+  it('reads only the container it is told: a playlist that would open another file is no video', async () => {
+    const mp4 = await video('secret.mp4', ['-i', 'testsrc=size=320x240:rate=10', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p']);
+    expect(mp4.length).toBeGreaterThan(0);
+    const playlist = new TextEncoder().encode(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n${join(dir, 'secret.mp4')}\n#EXT-X-ENDLIST\n`);
+    const processor = new FfmpegVideoProcessor({ ffmpegPath: ffmpeg });
+    await expect(processor.probe(bytesOf(playlist), 'mp4')).rejects.toThrow(/no video stream/);
+    await expect(processor.probe(bytesOf(playlist), 'webm')).rejects.toThrow(/no video stream/);
   });
 
   it('without a decoder: not available, and a probe says why', async () => {
     const none = new FfmpegVideoProcessor({ ffmpegPath: null });
     expect(none.available).toBe(false);
-    await expect(none.probe(bytesOf(new Uint8Array(1)))).rejects.toThrow(/No video decoder/);
+    await expect(none.probe(bytesOf(new Uint8Array(1)), 'mp4')).rejects.toThrow(/No video decoder/);
     await expect(locateFfmpeg('/nonexistent/ffmpeg')).rejects.toThrow(/not an executable/);
   });
 

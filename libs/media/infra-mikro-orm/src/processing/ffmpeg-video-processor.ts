@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { VideoProcessor, type ByteStream, type VideoMetadata, type VideoProbe } from '@rc/media-domain';
+import { VideoProcessor, type ByteStream, type VideoFormat, type VideoMetadata, type VideoProbe } from '@rc/media-domain';
+
+/**
+ * ffmpeg's demuxer for each accepted container. The input is always read with the one named, never
+ * guessed: a file that is in fact a playlist or a concat list (demuxers that open other files or
+ * URLs) is then no video at all. Local files are the only protocol allowed.
+ */
+const DEMUXERS: Readonly<Record<VideoFormat, string>> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
 
 /** Where the decoder comes from: a path the operator named, the binary an npm package ships, `ffmpeg` on the PATH, or none. */
 export type FfmpegSource = 'configured' | 'npm' | 'path' | 'none';
@@ -84,20 +91,23 @@ export class FfmpegVideoProcessor extends VideoProcessor {
     return this.options.ffmpegPath !== null;
   }
 
-  async probe(source: ByteStream): Promise<VideoProbe> {
+  async probe(source: ByteStream, format: VideoFormat): Promise<VideoProbe> {
     const ffmpeg = this.options.ffmpegPath;
     if (!ffmpeg) throw new Error('No video decoder (ffmpeg) is available');
+    const demuxer = DEMUXERS[format];
+    if (!demuxer) throw new Error(`Not a video container the service reads: ${String(format)}`);
     const dir = await mkdtemp(join(this.options.tmpDir ?? tmpdir(), 'rc-video-'));
     try {
       const input = join(dir, 'input');
       await pipeline(Readable.from(source, { objectMode: false }), createWriteStream(input, { flags: 'wx' }));
       const frame = join(dir, 'frame.jpg');
-      let report = await this.run(ffmpeg, ['-ss', '1', '-i', input, '-frames:v', '1', '-an', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '3', '-y', frame]);
+      const read = ['-protocol_whitelist', 'file', '-f', demuxer];
+      let report = await this.run(ffmpeg, ['-ss', '1', ...read, '-i', input, '-frames:v', '1', '-an', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '3', '-y', frame]);
       const metadata = parseFfmpegReport(report.text);
       if (!metadata) throw new Error(`ffmpeg found no video stream: ${lastLine(report.text)}`);
       if (!(await nonEmpty(frame))) {
         // Shorter than a second: the first frame.
-        report = await this.run(ffmpeg, ['-i', input, '-frames:v', '1', '-an', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '3', '-y', frame]);
+        report = await this.run(ffmpeg, [...read, '-i', input, '-frames:v', '1', '-an', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '3', '-y', frame]);
       }
       const size = (await stat(frame).catch(() => null))?.size ?? 0;
       return { ...metadata, frame: size > 0 && size <= MAX_FRAME_BYTES ? new Uint8Array(await readFile(frame)) : null };
