@@ -346,3 +346,32 @@ describe.each<[Store]>([['local'], ['s3']])('videos, documents and embeds over H
     });
   });
 });
+
+describe('videos without a decoder (MEDIA_FFMPEG_PATH=none)', () => {
+  let api: TestApi;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rc-media-files-none-'));
+    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: dir, MEDIA_FFMPEG_PATH: 'none' });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('says so at start, keeps and serves videos without poster or metadata, and queues no poster job', async () => {
+    expect(api.logs.some((line) => /No video decoder/.test(String(line['msg'])) && line['level'] === 40)).toBe(true);
+    const token = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
+    const mp4 = await testVideo('mp4', { seconds: 1 });
+    const res = await api.raw('POST', '/api/2.0/user/media/videos?file=clip.mp4', { method: 'POST', headers: { Authorization: `api ${token}` }, body: mp4 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ image: null, duration: 0, width: 0, height: 0 });
+    const file = await fetch(`${api.origin}${String(res.body.encodings[0].url).slice(BASE.length)}`);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(mp4);
+    const [jobs] = await api.sql<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'media.video-poster'");
+    expect(jobs!.n).toBe(0);
+    const [row] = await api.sql<{ poster_status: string }>('SELECT poster_status FROM media_videos WHERE id = $1', [res.body.videoid]);
+    expect(row!.poster_status).toBe('unavailable');
+  });
+});
