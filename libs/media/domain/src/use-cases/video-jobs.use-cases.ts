@@ -54,10 +54,13 @@ export class GenerateVideoPoster {
         await media.saveVideo(locked);
         return true;
       });
+      // Recorded (the image is the video's now) or not (another run was first): no longer this run's to delete on failure.
+      poster = null;
       if (!recorded) {
         if (made) await store.delete(made.uploadKey);
         return;
       }
+      // Lost here (a crash), the sizes are enqueued again by the sweep: the image is still processing.
       if (made) await enqueueRenditions(this.deps, made);
     } catch (error) {
       if (poster) await store.delete(poster.uploadKey).catch(() => undefined);
