@@ -4,7 +4,6 @@ import cors, { type CorsOptions } from 'cors';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { ApiExpressAdapter, jsonBody, methodNotAllowed, rejectNulInUrl, requestIdAndLog, stampRequest } from '@rc/shared-http';
-import { MEDIA_RAW_BODY_PATHS } from '@rc/media-http';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
 import { securityHeadersMiddleware, securityOf } from './security/security-headers.js';
 
@@ -57,7 +56,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(methodNotAllowed(adapter.routes));
   app.use(rejectNulInUrl());
   // The one route whose body is not JSON: an image upload streams the raw bytes to the store.
-  app.use(jsonBody({ rawBodyRoutes: MEDIA_RAW_BODY_PATHS.map((path) => ({ method: 'POST', path: `/${API_PREFIX}${path}` })) }));
+  app.use(jsonBody({ rawBodyRoutes: ['images', 'videos', 'documents'].map((kind) => ({ method: 'POST', path: `/${API_PREFIX}/user/media/${kind}` })) }));
   app.setGlobalPrefix(API_PREFIX);
   serveSwagger(app, buildOpenApiDocument(app, config.publicBaseUrl));
 }

@@ -1,7 +1,6 @@
 // The media context's HTTP adapter: the caller's library, media lookups, the image files.
 export * from './media.api-module.js';
 export * from './media.presenter.js';
-export { MEDIA_RAW_BODY_PATHS } from './media.controller.js';
 export * from './image-files.controller.js';
 export * from './media-files.controller.js';
 export * from './stored-file.js';

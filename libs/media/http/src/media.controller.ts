@@ -29,9 +29,6 @@ import { parsePage } from '@rc/shared-kernel';
 import { MEDIA_SETTINGS } from './media-tokens.js';
 import { presentDocument, presentEmbed, presentImageWithMetadata, presentRotateJob, presentVideo, type MediaUrls } from './media.presenter.js';
 
-/** The upload routes that read the request body as raw bytes themselves (the JSON body parser must leave them alone). */
-export const MEDIA_RAW_BODY_PATHS = ['/user/media/images', '/user/media/videos', '/user/media/documents'] as const;
-
 const VIDEO = { description: 'Video (reference §3.13): `{videoid, objectid, guid, srcid, filename, duration (ms), width, height, image (the poster, ImageWithMetadata, or null), encodings: [{column, label, width, height, codecs, mime, format, url, always_generate}]}`' };
 const DOCUMENT = { description: 'Document (reference §3.13): `{documentid, guid, filename, title, size, document_type, download_url, view_url, edit_url, date, pages, type}`' };
 const EMBED = { description: 'Embed (reference §3.13): `{embedid, objectid, type: GuideEmbedObject, view_url, width, height, html: null, filename (the title), provider, thumbnails, date}`' };
