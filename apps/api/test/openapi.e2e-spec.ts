@@ -154,6 +154,11 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/media/videos/{video}',
         'GET /api/2.0/media/documents/{document}',
         'GET /api/2.0/igi/{file}',
+        'POST /api/2.0/user/media/videos',
+        'POST /api/2.0/user/media/documents',
+        'POST /api/2.0/user/media/embeds',
+        'GET /api/2.0/media/files/videos/{file}',
+        'GET /api/2.0/media/files/documents/{file}',
       ].sort(),
     );
   });
