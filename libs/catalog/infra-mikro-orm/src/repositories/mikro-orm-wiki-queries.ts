@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiQueries, type CategoryNode, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView } from '@rc/catalog-domain';
+import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView } from '@rc/catalog-domain';
 import type { Page } from '@rc/shared-kernel';
 
 const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
@@ -84,6 +84,21 @@ export class MikroOrmWikiQueries extends WikiQueries {
       [id],
     );
     return rows.map(view);
+  }
+
+  async maintenance(id: number): Promise<MaintenanceView | null> {
+    const [row] = await this.em.execute<{ title: string; revisionid: number; schedules: MaintenanceSchedule[] }[]>(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM wiki_pages WHERE id = ?
+         UNION ALL
+         SELECT p.id, p.parent_id, up.depth + 1 FROM wiki_pages p JOIN up ON p.id = up.parent_id WHERE up.depth < 100
+       )
+       SELECT w.title, w.revisionid, w.details->'maintenanceSchedule' AS schedules FROM up JOIN wiki_pages w ON w.id = up.id
+        WHERE w.deleted_at IS NULL AND jsonb_typeof(w.details->'maintenanceSchedule') = 'array' AND jsonb_array_length(w.details->'maintenanceSchedule') > 0
+        ORDER BY up.depth LIMIT 1`,
+      [id],
+    );
+    return row ? { title: row.title, revisionid: row.revisionid, schedules: row.schedules } : null;
   }
 
   async children(id: number): Promise<WikiSummaryView[]> {
