@@ -47,6 +47,7 @@ import { GuideVersions } from './guide-versions.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
+import { SiteController, SiteSettings } from './site.controller.js';
 
 const WRITE_DEPS = Symbol('GuideWriteDeps');
 
@@ -57,6 +58,8 @@ export interface GuidesSettings {
   readonly renderer: WikiRenderer;
   /** The database in use: guide versions are looked up and listened to on connections of their own. */
   readonly databaseUrl: string;
+  /** Whether anyone may register (shown by the site's settings). */
+  readonly publicRegistration: boolean;
   /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
   readonly guideCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
@@ -80,8 +83,9 @@ export class GuidesApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: GuidesApiModule,
-      controllers: [GuidesController, UserGuidesController],
+      controllers: [GuidesController, UserGuidesController, SiteController],
       providers: [
+        { provide: SiteSettings, useValue: { publicBaseUrl: settings.publicBaseUrl, publicRegistration: settings.publicRegistration } },
         factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
         factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
         factory(GuideMarks, (orm: MikroORM) => new MikroOrmGuideMarks(em(orm)), [MikroORM]),
