@@ -17,7 +17,9 @@ import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
+import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 
@@ -35,7 +37,7 @@ export interface CategoryGuidesBinding {
   readonly provider: Provider;
 }
 
-/** The catalog context's HTTP adapter: categories and wiki pages. */
+/** The catalog context's HTTP adapter: categories and wiki pages; it provides the published WikiDirectory to every module. */
 @Module({})
 export class CatalogApiModule implements OnModuleInit {
   constructor(
@@ -48,12 +50,14 @@ export class CatalogApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: CatalogApiModule,
+      global: true,
       imports: categoryGuides.imports,
       controllers: [CatalogController],
       providers: [
         factory(WikiRepository, (orm: MikroORM) => new MikroOrmWikiRepository(em(orm)), [MikroORM]),
         factory(WikiQueries, (orm: MikroORM) => new MikroOrmWikiQueries(em(orm)), [MikroORM]),
         factory(WikiTags, (orm: MikroORM) => new MikroOrmWikiTags(em(orm)), [MikroORM]),
+        factory(WikiDirectory, (queries: WikiQueries) => new CatalogWikiDirectory(queries, settings.publicBaseUrl), [WikiQueries]),
         factory(
           CategoryTreeCache,
           (orm: MikroORM, queries: WikiQueries) => {
@@ -76,7 +80,7 @@ export class CatalogApiModule implements OnModuleInit {
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries],
         ),
       ],
-      exports: [WikiReader],
+      exports: [WikiReader, WikiDirectory],
     };
   }
 

@@ -50,6 +50,8 @@ export abstract class WikiQueries {
   abstract children(id: number): Promise<WikiSummaryView[]>;
   /** The live pages among `refs`, in the order of `refs` (related pages; deleted or unknown ones drop out). */
   abstract byRefs(refs: readonly WikiRef[]): Promise<WikiSummaryView[]>;
+  /** The live pages among `ids` (any order; unknown and deleted ones drop out). */
+  abstract byIds(ids: readonly number[]): Promise<WikiSummaryView[]>;
   /**
    * The distinct editors of a page's revisions up to `upToRevisionid`: the creator (the editor of
    * the first revision) first, then by number of revisions, most first, then by first revision.

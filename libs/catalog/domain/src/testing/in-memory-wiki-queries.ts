@@ -65,6 +65,10 @@ export class InMemoryWikiQueries extends WikiQueries {
     });
   }
 
+  async byIds(ids: readonly number[]): Promise<WikiSummaryView[]> {
+    return this.wikis.liveStates().filter((s) => ids.includes(s.id)).map(summaryOf);
+  }
+
   async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
     const byEditor = new Map<number, { userId: number; revisions: number; firstRevisionid: number }>();
     for (const { state, editorId } of this.wikis.revisionsWithEditors(id)) {

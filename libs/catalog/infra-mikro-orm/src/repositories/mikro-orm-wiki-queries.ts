@@ -118,6 +118,15 @@ export class MikroOrmWikiQueries extends WikiQueries {
     return rows.map(view);
   }
 
+  async byIds(ids: readonly number[]): Promise<WikiSummaryView[]> {
+    if (!ids.length) return [];
+    const rows = await this.em.execute<SummaryRow[]>(
+      `SELECT ${SUMMARY} FROM wiki_pages w WHERE w.id IN (SELECT value::int FROM jsonb_array_elements_text(?::jsonb)) AND w.deleted_at IS NULL`,
+      [JSON.stringify(ids)],
+    );
+    return rows.map(view);
+  }
+
   async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
     const rows = await this.em.execute<{ editor_id: number; revisions: number; first_revisionid: number }[]>(
       `SELECT editor_id, count(*)::int AS revisions, min(revisionid) AS first_revisionid
