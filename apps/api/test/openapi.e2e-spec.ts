@@ -111,6 +111,7 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/info',
         'GET /api/2.0/user/flags',
         'GET /api/2.0/collections',
+        'GET /api/2.0/tags',
         'GET /api/2.0/teams/{teamid}/repair_services',
         'POST /api/2.0/teams/{teamid}/repair_services',
         'PUT /api/2.0/teams/{teamid}/repair_services',

@@ -68,4 +68,27 @@ describe('site settings, user flags, collections; guide document and video field
     expect(unknown.status).toBe(422);
     expect(unknown.body.message).toBe("Unknown field 'video_url'");
   });
+
+  it('GET /tags lists the tags of public guides and live pages once each, in the order first used; private guides and deleted pages keep theirs unseen', async () => {
+    const before = (await api.request('GET', '/tags?limit=200')).body as string[];
+    const guide = (await api.request('GET', '/guides?limit=1')).body[0].guideid;
+    const hidden = await api.request('POST', '/guides', { token: alice, body: { category: 'Appliance', type: 'repair', title: 'Private Tag Probe' } });
+    const page = await api.request('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: 'Tag Probe Page' } });
+    const gone = await api.request('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: 'Tag Probe Gone' } });
+    const tag = (path: string, value: string) => api.request('PUT', path, { token: admin, body: { tag: value } });
+    expect((await tag(`/guides/${guide}/tag`, 'zz-first')).status).toBe(200);
+    expect((await tag('/wikis/WIKI/Tag_Probe_Page/tag', 'zz-second')).status).toBe(200);
+    expect((await tag('/wikis/WIKI/Tag_Probe_Page/tag', 'zz-first')).status).toBe(200);
+    expect((await tag(`/guides/${hidden.body.guideid}/tag`, 'zz-private')).status).toBe(200);
+    expect((await tag('/wikis/WIKI/Tag_Probe_Gone/tag', 'zz-deleted')).status).toBe(200);
+    expect((await api.request('DELETE', `/wikis/WIKI/Tag_Probe_Gone?revisionid=${gone.body.revisionid}`, { token: admin })).status).toBe(204);
+    expect(page.status).toBe(201);
+    const after = (await api.request('GET', '/tags?limit=200')).body as string[];
+    expect(after).toEqual([...before, 'zz-first', 'zz-second']);
+    const newest = (await api.request('GET', '/tags?order=DESC&limit=2')).body;
+    expect(newest).toEqual(['zz-second', 'zz-first']);
+    expect((await api.request('GET', `/tags?offset=${after.length - 1}`)).body).toEqual(['zz-second']);
+    expect((await api.request('GET', '/tags?limit=1')).body).toHaveLength(1);
+    for (const bad of ['order=sideways', 'limit=-1', 'offset=x']) expect((await api.request('GET', `/tags?${bad}`)).status).toBe(400);
+  });
 });

@@ -16,3 +16,15 @@ export abstract class WikiDirectory {
   /** The live pages among `ids`, by id (unknown and deleted ones are absent): one query. */
   abstract byIds(ids: readonly number[]): Promise<Map<number, WikiListing>>;
 }
+
+/** A tag and when it was first given (to any live page, or any public guide). */
+export interface TagUse {
+  readonly tag: string;
+  readonly firstUsedAt: Date;
+}
+
+/** The tags of the catalog's live pages, published for the site-wide tag list. */
+export abstract class PageTags {
+  /** Every tag of a live page, each once, with its first use: one query. */
+  abstract firstUses(): Promise<TagUse[]>;
+}

@@ -13,11 +13,11 @@ import {
   WikiTags,
   type WikiDeps,
 } from '@rc/catalog-domain';
-import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
+import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
-import { WikiDirectory } from '@rc/catalog-contracts';
+import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
@@ -37,7 +37,7 @@ export interface CategoryGuidesBinding {
   readonly provider: Provider;
 }
 
-/** The catalog context's HTTP adapter: categories and wiki pages; it provides the published WikiDirectory to every module. */
+/** The catalog context's HTTP adapter: categories and wiki pages; it provides the published WikiDirectory and PageTags to every module. */
 @Module({})
 export class CatalogApiModule implements OnModuleInit {
   constructor(
@@ -58,6 +58,7 @@ export class CatalogApiModule implements OnModuleInit {
         factory(WikiQueries, (orm: MikroORM) => new MikroOrmWikiQueries(em(orm)), [MikroORM]),
         factory(WikiTags, (orm: MikroORM) => new MikroOrmWikiTags(em(orm)), [MikroORM]),
         factory(WikiDirectory, (queries: WikiQueries) => new CatalogWikiDirectory(queries, settings.publicBaseUrl), [WikiQueries]),
+        factory(PageTags, (orm: MikroORM) => new MikroOrmPageTags(em(orm)), [MikroORM]),
         factory(
           CategoryTreeCache,
           (orm: MikroORM, queries: WikiQueries) => {
@@ -80,7 +81,7 @@ export class CatalogApiModule implements OnModuleInit {
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries],
         ),
       ],
-      exports: [WikiReader, WikiDirectory],
+      exports: [WikiReader, WikiDirectory, PageTags],
     };
   }
 

@@ -29,6 +29,7 @@ import {
   MikroOrmGuideMarks,
   MikroOrmGuideQueries,
   MikroOrmGuideRepository,
+  MikroOrmGuideTagUses,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
@@ -48,6 +49,7 @@ import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
 import { SiteController, SiteSettings } from './site.controller.js';
+import { TagsController } from './tags.controller.js';
 
 const WRITE_DEPS = Symbol('GuideWriteDeps');
 
@@ -83,10 +85,11 @@ export class GuidesApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: GuidesApiModule,
-      controllers: [GuidesController, UserGuidesController, SiteController],
+      controllers: [GuidesController, UserGuidesController, SiteController, TagsController],
       providers: [
         { provide: SiteSettings, useValue: { publicBaseUrl: settings.publicBaseUrl, publicRegistration: settings.publicRegistration } },
         factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
+        factory(MikroOrmGuideTagUses, (orm: MikroORM) => new MikroOrmGuideTagUses(em(orm)), [MikroORM]),
         factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
         factory(GuideMarks, (orm: MikroORM) => new MikroOrmGuideMarks(em(orm)), [MikroORM]),
         factory(GuideTags, (orm: MikroORM) => new MikroOrmGuideTags(em(orm)), [MikroORM]),
