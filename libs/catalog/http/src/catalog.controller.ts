@@ -104,12 +104,12 @@ export class CatalogController {
     notFound: 'Wiki not found',
   })
   @ApiQuery({ name: 'langid', required: false, example: 'en' }) @ApiOkResponse({ type: MaintenanceResponseDto })
-  async maintenance(@Param('title') title: string, @Query() query: Query): Promise<MaintenanceResponseDto> {
+  async maintenance(@Param('title') title: string, @Query() query: Query) {
     const page = await this.view.execute({ namespace: 'CATEGORY', title });
     const found = await this.queries.maintenance(page.id);
     const langid = typeof query['langid'] === 'string' && /^[a-z]{2}$/.test(query['langid']) ? query['langid'] : 'en';
     return {
-      schedules: (found?.schedules ?? []).map((s) => ({ ...s, triggers: s.triggers.map((t) => ({ ...t })), parts: [...s.parts] })),
+      schedules: found?.schedules ?? [],
       inheritedFrom: found && found.title !== page.state.title ? found.title : null,
       langid,
       revisionid: found?.revisionid ?? page.state.revisionid,

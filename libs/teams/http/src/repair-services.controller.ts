@@ -5,7 +5,8 @@ import { WikiDirectory } from '@rc/catalog-contracts';
 import type { Caller } from '@rc/identity-contracts';
 import { CurrentPrincipal, Endpoint, IdParam } from '@rc/shared-http';
 import { parseId } from '@rc/shared-kernel';
-import { RepairServiceNotFoundError, RepairServicePages, TeamNotFoundError, TeamRepairServices, type TeamId } from '@rc/teams-domain';
+import { RepairServiceNotFoundError, RepairServicePages, TeamRepairServices } from '@rc/teams-domain';
+import { actorOf, teamIdOf } from './teams.controller.js';
 
 export class RepairServiceDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'The id of a wiki page (required)', example: 1 }) @Allow() wikiid?: number;
@@ -34,14 +35,6 @@ export class CatalogRepairServicePages extends RepairServicePages {
 
 const LIST = { description: 'The repair services in the team\'s order (pages deleted since are left out)', type: RepairServiceResponseDto, isArray: true };
 const NOT_FOUND = 'Team not found';
-
-function teamIdOf(raw: string): TeamId {
-  const id = parseId(raw);
-  if (id === null) throw new TeamNotFoundError();
-  return id as TeamId;
-}
-
-const actorOf = (p: Caller) => ({ userId: p.userId, isAdmin: p.role === 'Admin' });
 
 /** A team's repair services: wiki pages the team lists, in its order. */
 @ApiTags('Teams')

@@ -1,9 +1,7 @@
-import type { Violation } from '@rc/shared-kernel';
+import { isId, type Violation } from '@rc/shared-kernel';
 import { InvalidTeamError, RepairServiceNotFoundError } from '../teams.errors.js';
 
 export const MAX_REPAIR_SERVICES = 100;
-
-const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 /**
  * A team's repair services: wiki pages (by id) in the team's order, each once. The methods read a
