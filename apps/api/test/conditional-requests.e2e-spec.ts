@@ -126,6 +126,15 @@ describe('conditional requests (RFC 9110)', () => {
   });
 
   describe('If-Match on writes', () => {
+    it('is a header browsers may send (CORS)', async () => {
+      const preflight = await fetch(`${api.origin}/api/2.0/guides/1`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://client.example', 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'if-match, authorization' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim().toLowerCase())).toContain('if-match');
+    });
+
     const newGuide = async (title: string) => {
       const res = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title } });
       expect(res.status).toBe(201);

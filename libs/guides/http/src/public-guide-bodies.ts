@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
+import { newestRevisionNamed, NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
 import { jsonOf, notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, type BodyTemplate } from './guide-body-template.js';
@@ -43,6 +43,7 @@ export class PublicGuideBodies {
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: IncomingMessage, res: ServerResponse): Promise<object | null> {
+    if (req.headers['if-none-match'] !== undefined) this.versions.forgetOlderThan(guideId, newestRevisionNamed(req.headers['if-none-match']));
     const made = this.notPublic.has(req) ? null : await this.current(guideId, inlinePrerequisites);
     if (!made) return null;
     const { entry, json } = made;

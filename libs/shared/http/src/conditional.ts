@@ -50,6 +50,13 @@ export function matchesEtag(header: string | string[] | undefined, etag: string)
     });
 }
 
+/** The newest revision the ETags of an `If-None-Match` name (0: none): what the client has already seen. */
+export function newestRevisionNamed(header: string | string[] | undefined): number {
+  let newest = 0;
+  for (const match of String(header ?? '').matchAll(/"r([1-9][0-9]{0,15})-/g)) newest = Math.max(newest, Number(match[1]));
+  return newest;
+}
+
 /** `If-Modified-Since` says the client's copy is as new as `modified` (UNIX seconds); an invalid date says nothing. */
 function notModifiedSince(header: string | undefined, modified: number | null): boolean {
   if (!header || modified === null) return false;
