@@ -1,5 +1,5 @@
 import type { Clock, Page, UnitOfWork } from '@rc/shared-kernel';
-import { CommentNotFoundError, CommentTargetNotFoundError, InvalidCommentError, PrivateCommentTargetError, StoryNotFoundError } from '../community.errors.js';
+import { CommentNotFoundError, CommentTargetNotFoundError, InvalidCommentError, PrivateCommentTargetError } from '../community.errors.js';
 import { Comment, COMMENT_CONTEXTS, FOREIGN_COMMENT_CONTEXTS, threadsOf, type CommentContext, type CommentId, type CommentInput, type CommentState, type CommentThread, type CommunityActor } from '../model/comment.js';
 import type { CommentListFilter, CommentQueries, CommentRepository, CommentTargets } from '../ports/comment.ports.js';
 import type { StoryRepository } from '../ports/story.ports.js';
