@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ArchiveModule } from '@rc/archive-http';
 import { CatalogApiModule, CategoryGuides } from '@rc/catalog-http';
+import { CommunityApiModule } from '@rc/community-http';
 import { GuideQueries } from '@rc/guides-domain';
 import { GuideReader, GuidesApiModule, GuideVersionBarrier, GuideVersions } from '@rc/guides-http';
 import { AdminGuard, AppIdGuard, AuthTokenGuard, IdentityApiModule, type IdentityModuleOptions } from '@rc/identity-http';
@@ -22,6 +23,7 @@ import { PeopleModule } from './people/people.module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { GuidesOfCategory } from './wiring/guides-of-category.js';
+import { communityPorts } from './wiring/community-ports.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -66,6 +68,7 @@ export class AppModule {
         SearchApiModule.register(guides),
         ArchiveModule.register({ ...config, renderer }, guides),
         TeamsApiModule.register(config),
+        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, { imports: [guides], providers: communityPorts }),
         JobsModule,
         MediaApiModule.register(config),
         reputation,

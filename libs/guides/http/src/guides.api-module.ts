@@ -31,6 +31,7 @@ import {
   MikroOrmGuideRepository,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
+import { GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
@@ -103,8 +104,8 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries) => new GuideReader(v, g, q, u, settings.renderer, settings),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, d ?? null),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, { token: GuideDiscussions, optional: true }],
         ),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),
