@@ -77,9 +77,18 @@ export class MikroOrmCommentQueries extends CommentQueries {
   async list(filter: CommentListFilter, page: Page): Promise<CommentState[]> {
     const where = ['deleted_at IS NULL'];
     const params: unknown[] = [];
-    if (filter.context) (where.push('context = ?'), params.push(filter.context));
-    if (filter.langid) (where.push('langid = ?'), params.push(filter.langid));
-    if (filter.modifiedSince) (where.push('modified_at >= ?'), params.push(filter.modifiedSince));
+    if (filter.context) {
+      where.push('context = ?');
+      params.push(filter.context);
+    }
+    if (filter.langid) {
+      where.push('langid = ?');
+      params.push(filter.langid);
+    }
+    if (filter.modifiedSince) {
+      where.push('modified_at >= ?');
+      params.push(filter.modifiedSince);
+    }
     const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
     const rows = await this.em.execute<CommentSqlRow[]>(`SELECT ${COLUMNS} FROM comments WHERE ${where.join(' AND ')} ORDER BY id ${direction} LIMIT ? OFFSET ?`, [
       ...params,

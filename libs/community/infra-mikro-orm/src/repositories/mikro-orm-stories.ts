@@ -98,8 +98,14 @@ export class MikroOrmStoryQueries extends StoryQueries {
   async list(filter: StoryListFilter, page: Page): Promise<StoryState[]> {
     const where = [`status = 'open'`];
     const params: unknown[] = [];
-    if (filter.product) (where.push('products @> ARRAY[?]::text[]'), params.push(filter.product));
-    if (filter.guideId) (where.push('guide_ids @> ARRAY[?]::int[]'), params.push(filter.guideId));
+    if (filter.product) {
+      where.push('products @> ARRAY[?]::text[]');
+      params.push(filter.product);
+    }
+    if (filter.guideId) {
+      where.push('guide_ids @> ARRAY[?]::int[]');
+      params.push(filter.guideId);
+    }
     if (filter.requireImages) where.push('cardinality(image_ids) > 0');
     const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
     const language = filter.langid ? '(langid <> ?), ' : '';
