@@ -23,7 +23,6 @@ import { PeopleModule } from './people/people.module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { GuidesOfCategory } from './wiring/guides-of-category.js';
-import { communityPorts } from './wiring/community-ports.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -44,6 +43,11 @@ export class AppModule {
     const renderer = wikiRendererFor(config.publicBaseUrl);
     const guides = GuidesApiModule.register({ ...config, renderer, databaseUrl: options.databaseUrl });
     const reputation = ReputationApiModule.register();
+    const catalog = CatalogApiModule.register(
+      { publicBaseUrl: config.publicBaseUrl, renderer },
+      { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
+    );
+    const media = MediaApiModule.register(config);
     return {
       module: AppModule,
       imports: [
@@ -61,16 +65,13 @@ export class AppModule {
         PeopleModule,
         IdentityApiModule.register(config, options.identity),
         guides,
-        CatalogApiModule.register(
-          { publicBaseUrl: config.publicBaseUrl, renderer },
-          { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
-        ),
+        catalog,
         SearchApiModule.register(guides),
         ArchiveModule.register({ ...config, renderer }, guides),
         TeamsApiModule.register(config),
-        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, { imports: [guides], providers: communityPorts }),
+        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, catalog, media]),
         JobsModule,
-        MediaApiModule.register(config),
+        media,
         reputation,
         EventsModule.register(reputation),
         OpsModule.register(config),

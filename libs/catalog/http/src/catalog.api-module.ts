@@ -20,6 +20,8 @@ import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import { CatalogController } from './catalog.controller.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
+import { CommunityPages } from '@rc/community-contracts';
+import { PagesForCommunity } from './community-pages.js';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -70,13 +72,14 @@ export class CatalogApiModule implements OnModuleInit {
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
         categoryGuides.provider,
+        factory(CommunityPages, (orm: MikroORM) => new PagesForCommunity(em(orm)), [MikroORM]),
         factory(
           WikiReader,
           (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries) => new WikiReader(v, q, t, g, settings.renderer, settings, u),
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries],
         ),
       ],
-      exports: [WikiReader],
+      exports: [WikiReader, CommunityPages],
     };
   }
 

@@ -75,3 +75,39 @@ export abstract class GuideDiscussions {
   /** The threads on these guides and steps, in one lookup whatever their number. */
   abstract threadsOf(targets: { readonly guideIds: readonly number[]; readonly stepIds: readonly number[] }): Promise<GuideThreads>;
 }
+
+// What comments and stories point at belongs to other contexts: each publishes an answer to one of
+// these ports from its own HTTP module (the community module imports those modules).
+
+/** Who reads: a signed-in user (an Admin or not), or `null` for anonymous readers. */
+export interface CommunityViewer {
+  readonly userId: number;
+  readonly isAdmin: boolean;
+}
+
+/** Guides and their steps, as the guides context answers for comments and stories. */
+export abstract class CommunityGuides {
+  /** The live guide a guide id (or a step id: its owning guide) names, or `null`. */
+  abstract guideOf(target: 'guide' | 'step', id: number): Promise<number | null>;
+  /** Which of these guides are live, and which of those the viewer may see (the guides' own rule), in one lookup. */
+  abstract visibility(guideIds: readonly number[], viewer: CommunityViewer | null): Promise<{ readonly existing: ReadonlySet<number>; readonly visible: ReadonlySet<number> }>;
+  /**
+   * The comments on a guide or its steps changed (inside the caller's unit of work): the bodies
+   * kept of the guide, and of the guides that include it, must be built again.
+   */
+  abstract discussionChanged(guideId: number): Promise<void>;
+  /** The GuideSummary (reference §3.4) of those of `ids` that are public and live, by id, in one lookup. */
+  abstract publicSummaries(ids: readonly number[]): Promise<Map<number, object>>;
+}
+
+/** Wiki pages, as the catalog answers for comments. */
+export abstract class CommunityPages {
+  /** Whether a live wiki page has this id. */
+  abstract exists(wikiId: number): Promise<boolean>;
+}
+
+/** Images, as the media context answers for stories. */
+export abstract class CommunityImages {
+  /** The sizes (pixels) of those of `ids` that are live images owned by `ownerId`. */
+  abstract ownedImageSizes(ownerId: number, ids: readonly number[]): Promise<Map<number, { readonly width: number; readonly height: number }>>;
+}

@@ -1,6 +1,6 @@
-import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { GuideDiscussions } from '@rc/community-contracts';
+import { CommunityGuides, CommunityImages, CommunityPages, GuideDiscussions } from '@rc/community-contracts';
 import {
   CommentQueries,
   CommentRepository,
@@ -27,35 +27,30 @@ import { factory } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import { CommentsController } from './comments.controller.js';
 import { CommunityGuideDiscussions } from './community-guide-discussions.js';
-import { CommunityReader, StoryGuideSummaries, type CommunitySettings } from './community.presenter.js';
+import { CommunityReader, type CommunitySettings } from './community.presenter.js';
+import { PublishedCommentTargets, PublishedStoryReferences } from './contract-ports.js';
 import { StoriesController } from './stories.controller.js';
 
 const COMMENT_DEPS = Symbol('CommentDeps');
 const STORY_DEPS = Symbol('StoryDeps');
 
 /**
- * What the application binds: `CommentTargets` and `StoryReferences` (the community domain's ports
- * on guides, wiki pages and images) and `StoryGuideSummaries`, with the modules they need.
- */
-export interface CommunityBindings {
-  readonly imports: NonNullable<ModuleMetadata['imports']>;
-  readonly providers: Provider[];
-}
-
-/**
  * The community context's HTTP adapter: comments and stories. Global: it provides the guides
- * context the comments of guide bodies (`GuideDiscussions`).
+ * context the comments of guide bodies (`GuideDiscussions`). `owners`: the modules that publish
+ * what comments and stories point at (`CommunityGuides`, `CommunityPages`, `CommunityImages`:
+ * the guides', the catalog's and the media's modules).
  */
 @Module({})
 export class CommunityApiModule {
-  static register(settings: CommunitySettings, bindings: CommunityBindings): DynamicModule {
+  static register(settings: CommunitySettings, owners: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: CommunityApiModule,
       global: true,
-      imports: bindings.imports,
+      imports: owners,
       controllers: [CommentsController, StoriesController],
       providers: [
-        ...bindings.providers,
+        factory(CommentTargets, (g: CommunityGuides, p: CommunityPages) => new PublishedCommentTargets(g, p), [CommunityGuides, CommunityPages]),
+        factory(StoryReferences, (i: CommunityImages, g: CommunityGuides) => new PublishedStoryReferences(i, g), [CommunityImages, CommunityGuides]),
         factory(CommentRepository, (orm: MikroORM) => new MikroOrmCommentRepository(orm.em), [MikroORM]),
         factory(CommentQueries, (orm: MikroORM) => new MikroOrmCommentQueries(orm.em), [MikroORM]),
         factory(StoryRepository, (orm: MikroORM) => new MikroOrmStoryRepository(orm.em), [MikroORM]),
@@ -83,7 +78,7 @@ export class CommunityApiModule {
         factory(ListStories, (q: StoryQueries) => new ListStories(q), [StoryQueries]),
         factory(ThreadsOfGuides, (q: CommentQueries) => new ThreadsOfGuides(q), [CommentQueries]),
         factory(GuideDiscussions, (t: ThreadsOfGuides) => new CommunityGuideDiscussions(t, settings.renderer), [ThreadsOfGuides]),
-        factory(CommunityReader, (u: UserSummaries, g: StoryGuideSummaries) => new CommunityReader(u, g, settings), [UserSummaries, StoryGuideSummaries]),
+        factory(CommunityReader, (u: UserSummaries, g: CommunityGuides) => new CommunityReader(u, g, settings), [UserSummaries, CommunityGuides]),
       ],
       exports: [GuideDiscussions, PostComment, PostStory],
     };

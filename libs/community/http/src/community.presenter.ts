@@ -1,4 +1,4 @@
-import { commentAuthors, commentBody, type CommentBody, type PublishedComment } from '@rc/community-contracts';
+import { commentAuthors, commentBody, type CommentBody, type CommunityGuides, type PublishedComment } from '@rc/community-contracts';
 import type { CommentState, CommentThread, StoryState } from '@rc/community-domain';
 import { unknownUserSummary, type UserSummary, type UserSummaries } from '@rc/identity-contracts';
 import { presentImage, type WikiRenderer } from '@rc/shared-http';
@@ -81,21 +81,14 @@ export function presentStory(s: StoryState, author: UserSummary, guides: Readonl
 }
 
 /**
- * The guides stories mention, as guide summaries (reference §3.4) of those still public: the
- * guides context presents them. The application binds it.
- */
-export abstract class StoryGuideSummaries {
-  abstract of(guideIds: readonly number[]): Promise<Map<number, object>>;
-}
-
-/**
  * Builds comment and story bodies with their authors (the identity context's UserSummaries,
  * with their standing) in one lookup per answer, whatever the number of comments or stories.
  */
 export class CommunityReader {
   constructor(
     private readonly users: UserSummaries,
-    private readonly guides: StoryGuideSummaries,
+    /** The guides stories mention, as the guides context presents them (public ones only). */
+    private readonly guides: CommunityGuides,
     private readonly settings: CommunitySettings,
   ) {}
 
@@ -107,7 +100,7 @@ export class CommunityReader {
 
   async stories(stories: readonly StoryState[]) {
     const guideIds = [...new Set(stories.flatMap((s) => s.guideIds))];
-    const [authors, guides] = await Promise.all([this.people(stories.map((s) => s.authorId)), guideIds.length ? this.guides.of(guideIds) : new Map<number, object>()]);
+    const [authors, guides] = await Promise.all([this.people(stories.map((s) => s.authorId)), guideIds.length ? this.guides.publicSummaries(guideIds) : new Map<number, object>()]);
     return stories.map((s) => presentStory(s, authors.get(s.authorId) ?? unknownUserSummary(s.authorId, this.settings.publicBaseUrl), guides, this.settings));
   }
 

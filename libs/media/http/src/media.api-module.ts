@@ -37,6 +37,8 @@ import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel'
 import { MEDIA_SETTINGS } from './media-tokens.js';
 import { ImageFilesController } from './image-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
+import { CommunityImages } from '@rc/community-contracts';
+import { ImagesForCommunity } from './community-images.js';
 
 /** The dependencies of the media use cases (one set: the ORM's EntityManager resolves to the request's or the job's context). */
 export const MEDIA_DEPS = Symbol('MediaDeps');
@@ -96,8 +98,9 @@ export class MediaApiModule {
           useFactory: (deps: MediaDeps) => new UseCase(deps),
         })),
         factory(MediaJobHandlers, (deps: MediaDeps) => ({ handlers: mediaJobHandlers(() => deps) }), [MEDIA_DEPS]),
+        factory(CommunityImages, (repo: MediaRepository) => new ImagesForCommunity(repo), [MediaRepository]),
       ],
-      exports: [MediaJobHandlers, MediaStore],
+      exports: [MediaJobHandlers, MediaStore, CommunityImages],
     };
   }
 }
