@@ -50,8 +50,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   if (provisioning) await provision(app, config, logger);
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
-  // After the migrations too: the jobs read the media tables (pg-boss migrates its own schema).
-  await app.get(BackgroundJobs).start(databaseUrl, app.get(MediaJobHandlers).handlers, config.mediaWorkerConcurrency);
+  // After the migrations too: the jobs read the media tables (pg-boss migrates its own schema); then the media sweep is enqueued.
+  await app.get(BackgroundJobs).start(databaseUrl, app.get(MediaJobHandlers).handlers, config.mediaWorkerConcurrency).then(() => app.get(MediaJobHandlers).startSweep());
   // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
   // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);

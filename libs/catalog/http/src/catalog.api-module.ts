@@ -5,6 +5,8 @@ import {
   DeleteWiki,
   EditWiki,
   RevertWiki,
+  WikiHistory,
+  CompareWikiRevisions,
   StaleWikiRevisionError,
   TagWiki,
   ViewWiki,
@@ -18,6 +20,7 @@ import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import { CatalogController } from './catalog.controller.js';
+import { WikiHistoryController } from './wiki-history.controller.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 import { CommunityPages } from '@rc/community-contracts';
@@ -51,7 +54,7 @@ export class CatalogApiModule implements OnModuleInit {
     return {
       module: CatalogApiModule,
       imports: categoryGuides.imports,
-      controllers: [CatalogController],
+      controllers: [CatalogController, WikiHistoryController],
       providers: [
         factory(WikiRepository, (orm: MikroORM) => new MikroOrmWikiRepository(em(orm)), [MikroORM]),
         factory(WikiQueries, (orm: MikroORM) => new MikroOrmWikiQueries(em(orm)), [MikroORM]),
@@ -70,6 +73,8 @@ export class CatalogApiModule implements OnModuleInit {
         { provide: DEPS, inject: [WikiRepository, Clock, UnitOfWork], useFactory: (wikis: WikiRepository, clock: Clock, uow: UnitOfWork): WikiDeps => ({ wikis, clock, uow }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
+        factory(WikiHistory, (w: WikiRepository) => new WikiHistory(w), [WikiRepository]),
+        factory(CompareWikiRevisions, (w: WikiRepository) => new CompareWikiRevisions(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
         categoryGuides.provider,
         factory(CommunityPages, (orm: MikroORM) => new PagesForCommunity(em(orm)), [MikroORM]),

@@ -16,7 +16,7 @@ import {
 import type { Request } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, timestamp, wantsPretty } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
@@ -109,30 +109,30 @@ export class CatalogController {
   @HttpCode(201)
   @Endpoint({ summary: 'Create a page (Admin)', description: 'A title already used in the namespace is a 422.', admin: true, errors: [422] })
   @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
-  async createPage(@Body() body: WikiCreateDto, @CurrentPrincipal() principal: Caller) {
-    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body }), principal);
+  async createPage(@Body() body: WikiCreateDto, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
+    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body, ...changeNoteOf(query, body) }), principal);
   }
 
   @Patch('wikis/:namespace/:title')
   @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
   @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
   async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller) {
-    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body });
+    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(page, principal);
   }
 
   @Delete('wikis/:namespace/:title')
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
-  @ApiQuery(REVISION) @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
   async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
-    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query) });
+    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), ...changeNoteOf(query) });
   }
 
   @Post('wikis/:namespace/:title/revert')
   @HttpCode(200)
   @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
-  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiOkResponse(WIKI)
+  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
   async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const page = await this.revert.execute({
       editor: editorOf(principal),
@@ -140,6 +140,7 @@ export class CatalogController {
       title,
       revisionid: requiredRevision(query),
       toRevisionid: requiredRevision(query, 'to_revisionid'),
+      ...changeNoteOf(query),
     });
     return this.reader.present(page, principal);
   }

@@ -1,5 +1,5 @@
 import { ViewWiki, WikiQueries, WikiTags, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
-import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
+import { unknownUserSummary, type Caller, type UserSummaries, type UserSummary } from '@rc/identity-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
 import { presentWiki, presentWikiSummary } from './wiki.presenter.js';
 
@@ -88,6 +88,13 @@ export class WikiReader {
       },
       { baseUrl: this.config.publicBaseUrl, renderer: this.renderer },
     );
+  }
+
+  /** These users as UserSummary objects (with their standing), in one lookup; a placeholder for a gone account. */
+  async authors(userIds: readonly number[]): Promise<(userId: number) => UserSummary> {
+    const ids = [...new Set(userIds)];
+    const users = ids.length ? await this.users.of(ids, { standings: true }) : new Map<number, UserSummary>();
+    return (id) => users.get(id) ?? unknownUserSummary(id, this.config.publicBaseUrl);
   }
 
   summaries(pages: readonly WikiSummaryView[]) {

@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
+import { SummaryOfChange } from '@rc/shared-http';
 
 // The classes declare the shape of each body (types, nested rows, enums); only the field names are
 // checked here (an unknown field is a 422): the catalog domain checks the values, nested rows
@@ -41,6 +42,7 @@ export class WikiEditDto {
   })
   @Allow()
   related?: (string | WikiRefDto)[] | null;
+  @SummaryOfChange() summary_of_change?: string;
 }
 
 export class WikiCreateDto extends WikiEditDto {

@@ -55,7 +55,7 @@ export class GuideReader {
     return presentGuide(guide, ctx, {
       prerequisites: visible,
       inlined,
-      viewer: { canEdit: guide.canEdit(editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
+      viewer: { canEdit: await this.view.canEdit(guide, editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
       comments: { threads, stepComments },
     });
   }
@@ -93,6 +93,12 @@ export class GuideReader {
   async userParts(userIds: readonly number[]): Promise<Map<number, UserPart>> {
     const ctx = await this.context([...userIds], { standings: true });
     return new Map(userIds.map((id) => [id, { summary: presentAuthor(id, ctx), username: authorName(id, ctx) }]));
+  }
+
+  /** These users as bodies embed them (UserSummary, with their standing), in one lookup: a placeholder for a gone account. */
+  async authors(userIds: readonly number[]): Promise<(userId: number) => UserSummary> {
+    const ctx = await this.context([...userIds], { standings: true });
+    return (id) => presentAuthor(id, ctx);
   }
 
   async step(guide: Guide, stepId: number) {

@@ -3,6 +3,11 @@ import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import {
   AddStep,
   CategoryDirectory,
+  ChangeGuideAccess,
+  GuideHistory,
+  RevertGuide,
+  TeamDirectory,
+  ViewGuideAccess,
   CreateGuide,
   DeleteGuide,
   EditGuide,
@@ -48,6 +53,7 @@ import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js
 import { GuideVersions } from './guide-versions.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
+import { GuideHistoryController } from './guide-history.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
 
 const WRITE_DEPS = Symbol('GuideWriteDeps');
@@ -68,7 +74,7 @@ export interface GuidesSettings {
 }
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
-const writeUseCases: DepsUseCase[] = [CreateGuide, EditGuide, SetGuidePublic, DeleteGuide, AddStep, EditStep, RemoveStep, ReorderSteps];
+const writeUseCases: DepsUseCase[] = [CreateGuide, EditGuide, SetGuidePublic, DeleteGuide, AddStep, EditStep, RemoveStep, ReorderSteps, RevertGuide];
 
 /** The guides context's HTTP adapter. */
 @Module({})
@@ -82,7 +88,8 @@ export class GuidesApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: GuidesApiModule,
-      controllers: [GuidesController, UserGuidesController],
+      // The app provides TeamDirectory (guides-domain) and GuideTeamBodies: the teams context answers them.
+      controllers: [GuidesController, GuideHistoryController, UserGuidesController],
       providers: [
         factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
         factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
@@ -92,15 +99,25 @@ export class GuidesApiModule implements OnModuleInit {
         factory(CategoryDirectory, (orm: MikroORM) => new CatalogCategoryDirectory(em(orm)), [MikroORM]),
         {
           provide: WRITE_DEPS,
-          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, Clock, UnitOfWork],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork): GuideWriteDeps => ({ guides, categories, outbox, clock, uow }),
+          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, Clock, UnitOfWork, TeamDirectory],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
+            guides,
+            categories,
+            outbox,
+            clock,
+            uow,
+            teams,
+          }),
         },
         ...writeUseCases.map((UseCase) => ({ provide: UseCase, inject: [WRITE_DEPS], useFactory: (deps: GuideWriteDeps) => new UseCase(deps) })),
-        factory(ViewGuide, (g: GuideRepository) => new ViewGuide(g), [GuideRepository]),
+        factory(ViewGuide, (g: GuideRepository, t: TeamDirectory) => new ViewGuide(g, t), [GuideRepository, TeamDirectory]),
+        factory(GuideHistory, (v: ViewGuide, g: GuideRepository) => new GuideHistory(v, g), [ViewGuide, GuideRepository]),
+        factory(ViewGuideAccess, (v: ViewGuide) => new ViewGuideAccess(v), [ViewGuide]),
+        factory(ChangeGuideAccess, (g: GuideRepository, t: TeamDirectory, w: UnitOfWork) => new ChangeGuideAccess(g, t, w), [GuideRepository, TeamDirectory, UnitOfWork]),
         factory(
           MarkGuide,
-          (g: GuideRepository, m: GuideMarks, o: GuideEventOutbox, c: Clock, w: UnitOfWork) => new MarkGuide(g, m, o, c, w),
-          [GuideRepository, GuideMarks, GuideEventOutbox, Clock, UnitOfWork],
+          (g: GuideRepository, m: GuideMarks, o: GuideEventOutbox, c: Clock, w: UnitOfWork, t: TeamDirectory) => new MarkGuide(g, m, o, c, w, t),
+          [GuideRepository, GuideMarks, GuideEventOutbox, Clock, UnitOfWork, TeamDirectory],
         ),
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(

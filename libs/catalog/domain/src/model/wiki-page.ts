@@ -1,4 +1,4 @@
-import { isId, type Brand, type Violation } from '@rc/shared-kernel';
+import { checkChangeSummary, isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidWikiError, StaleWikiRevisionError, WikiEditorRequiredError } from '../catalog.errors.js';
 
 export const NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] as const;
@@ -84,6 +84,13 @@ export function checkTitle(value: unknown): { title?: string; problem?: string }
   return { title };
 }
 
+/** A write's `summary_of_change` (shown in the history), checked: none, or a line of at most 255 characters; otherwise a 422. */
+export function readWikiChangeSummary(value: unknown): string | null {
+  const { summary, problem } = checkChangeSummary(value);
+  if (problem) throw new InvalidWikiError([{ field: 'summary_of_change', message: problem }]);
+  return summary ?? null;
+}
+
 /**
  * A page of one of the wiki namespaces. Categories are CATEGORY pages, and form a tree through
  * their parent. Every change is a new revision (the repository stores a snapshot of each).
@@ -92,6 +99,7 @@ export class WikiPage {
   readonly state: WikiState;
   private changed = false;
   private lastEditor: number | null = null;
+  private changeSummary: string | null = null;
 
   private constructor(state: WikiState) {
     this.state = { ...state };
@@ -149,6 +157,16 @@ export class WikiPage {
     return this.changed;
   }
 
+  /** The summary of the pending change, stored with its revision. */
+  get summaryOfChange(): string | null {
+    return this.changeSummary;
+  }
+
+  /** Records the editor's summary of the pending change (checked by `readWikiChangeSummary`). */
+  describeChange(summary: string | null): void {
+    this.changeSummary = summary;
+  }
+
   get editedBy(): number {
     return this.lastEditor ?? this.state.authorId;
   }
@@ -201,6 +219,7 @@ export class WikiPage {
   markStored(revisionid: number): void {
     Object.assign(this.state, { revisionid });
     this.changed = false;
+    this.changeSummary = null;
   }
 
   private assertEditor(editor: WikiEditor): void {

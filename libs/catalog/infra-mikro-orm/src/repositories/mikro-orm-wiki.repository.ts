@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiPage, WikiRepository, WikiTags, type Namespace, type WikiId, type WikiRef, type WikiState } from '@rc/catalog-domain';
+import { WikiPage, WikiRepository, WikiTags, type Namespace, type WikiId, type WikiRef, type WikiRevisionEntry, type WikiState } from '@rc/catalog-domain';
 
 export const WIKI_COLUMNS = `id, namespace, title, display_title, parent_id, description, contents, image_id, flags, info,
   revisionid, author_id, langid, created_at, modified_at, deleted_at, related`;
@@ -114,14 +114,25 @@ export class MikroOrmWikiRepository extends WikiRepository {
         JSON.stringify(s.related),
       ],
     );
+    const summaryOfChange = page.summaryOfChange;
     page.markStored(revisionid);
-    await this.em.execute('INSERT INTO wiki_revisions (wiki_id, revisionid, snapshot, editor_id, created_at) VALUES (?, ?, ?::jsonb, ?, ?)', [
+    await this.em.execute('INSERT INTO wiki_revisions (wiki_id, revisionid, snapshot, editor_id, created_at, summary_of_change) VALUES (?, ?, ?::jsonb, ?, ?, ?)', [
       s.id,
       revisionid,
       JSON.stringify(page.state),
       page.editedBy,
       s.modifiedAt,
+      summaryOfChange,
     ]);
+  }
+
+  async revisions(id: WikiId, page: { limit: number; offset: number }): Promise<WikiRevisionEntry[]> {
+    const rows = await this.em.execute<{ revisionid: number; created_at: Date | string; editor_id: number; summary_of_change: string | null; langid: string | null }[]>(
+      `SELECT revisionid, created_at, editor_id, summary_of_change, snapshot->>'langid' AS langid
+         FROM wiki_revisions WHERE wiki_id = ? ORDER BY revisionid DESC LIMIT ? OFFSET ?`,
+      [id, page.limit, page.offset],
+    );
+    return rows.map((r) => ({ revisionid: r.revisionid, date: new Date(r.created_at), editorId: r.editor_id, summaryOfChange: r.summary_of_change, langid: r.langid ?? 'en' }));
   }
 
   async snapshot(id: WikiId, revisionid: number): Promise<WikiState | null> {

@@ -56,6 +56,7 @@ export interface WikiRevisionRow {
   snapshot: unknown;
   editorId: number;
   createdAt: Date;
+  summaryOfChange: string | null;
 }
 
 export const WikiRevisionSchema = new EntitySchema<WikiRevisionRow>({
@@ -67,6 +68,7 @@ export const WikiRevisionSchema = new EntitySchema<WikiRevisionRow>({
     snapshot: { type: 'jsonb' },
     editorId: { type: 'integer', fieldName: 'editor_id' },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
+    summaryOfChange: { type: 'string', length: 255, nullable: true, fieldName: 'summary_of_change' },
   },
 });
 

@@ -10,11 +10,14 @@ import {
   MarkGuide,
   RemoveStep,
   ReorderSteps,
+  RevertGuide,
   SetGuidePublic,
   TagGuide,
   type GuideWriteDeps,
 } from '../use-cases/guide-writes.use-cases.js';
 import { ViewGuide } from '../use-cases/view-guide.use-case.js';
+import { ChangeGuideAccess, GuideHistory, ViewGuideAccess } from '../use-cases/guide-access.use-cases.js';
+import { InMemoryTeamDirectory } from './in-memory-team-directory.js';
 import { InMemoryCategoryDirectory } from './in-memory-category-directory.js';
 import { InMemoryGuideMarks } from './in-memory-guide-marks.js';
 import { InMemoryGuideTags } from './in-memory-guide-tags.js';
@@ -38,6 +41,8 @@ export interface GuidesTestBedOptions {
   readonly now?: Date | string;
   /** The categories that exist (default TEST_CATEGORIES). */
   readonly categories?: readonly string[];
+  /** Live teams: user id → the ids of the teams they belong to (default none). */
+  readonly teams?: Record<number, readonly number[]>;
 }
 
 /** Lines of a step from their texts: bullet 'black', level 0. */
@@ -54,7 +59,9 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const marks = new InMemoryGuideMarks();
   const tags = new InMemoryGuideTags();
   const outbox = new RecordingOutbox();
-  const deps: GuideWriteDeps = { guides, categories, outbox, clock, uow };
+  const teams = new InMemoryTeamDirectory(options.teams);
+  const deps: GuideWriteDeps = { guides, categories, outbox, clock, uow, teams };
+  const viewGuide = new ViewGuide(guides, teams);
 
   const bed = {
     clock,
@@ -64,6 +71,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     marks,
     tags,
     outbox,
+    teams,
     deps,
 
     createGuideUseCase: new CreateGuide(deps),
@@ -74,9 +82,13 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     editStep: new EditStep(deps),
     removeStep: new RemoveStep(deps),
     reorderSteps: new ReorderSteps(deps),
-    markGuide: new MarkGuide(guides, marks, outbox, clock, uow),
+    revertGuide: new RevertGuide(deps),
+    markGuide: new MarkGuide(guides, marks, outbox, clock, uow, teams),
     tagGuide: new TagGuide(guides, tags, clock),
-    viewGuide: new ViewGuide(guides),
+    viewGuide,
+    viewGuideAccess: new ViewGuideAccess(viewGuide),
+    changeGuideAccess: new ChangeGuideAccess(guides, teams, uow),
+    guideHistory: new GuideHistory(viewGuide, guides),
 
     /** Moves the clock forward by whole seconds. */
     advanceSeconds(seconds: number): void {

@@ -121,6 +121,7 @@ export interface GuideRevisionRow {
   snapshot: unknown;
   editorId: number;
   createdAt: Date;
+  summaryOfChange: string | null;
 }
 
 export const GuideRevisionRowSchema = new EntitySchema<GuideRevisionRow>({
@@ -131,6 +132,40 @@ export const GuideRevisionRowSchema = new EntitySchema<GuideRevisionRow>({
     revisionid: { type: 'integer', primary: true },
     snapshot: { type: 'jsonb' },
     editorId: { type: 'integer', fieldName: 'editor_id' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+    summaryOfChange: { type: 'string', length: 255, nullable: true, fieldName: 'summary_of_change' },
+  },
+});
+
+/** Who may edit a guide besides its author: a collaborator (`user_id`) or a team (`team_id`). */
+export interface GuideCollaboratorRow {
+  guideId: number;
+  userId: number;
+  createdAt: Date;
+}
+
+export const GuideCollaboratorRowSchema = new EntitySchema<GuideCollaboratorRow>({
+  name: 'GuideCollaboratorRow',
+  tableName: 'guide_collaborators',
+  properties: {
+    guideId: { type: 'integer', primary: true, fieldName: 'guide_id' },
+    userId: { type: 'integer', primary: true, fieldName: 'user_id' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+  },
+});
+
+export interface GuideTeamRow {
+  guideId: number;
+  teamId: number;
+  createdAt: Date;
+}
+
+export const GuideTeamRowSchema = new EntitySchema<GuideTeamRow>({
+  name: 'GuideTeamRow',
+  tableName: 'guide_teams',
+  properties: {
+    guideId: { type: 'integer', primary: true, fieldName: 'guide_id' },
+    teamId: { type: 'integer', primary: true, fieldName: 'team_id' },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
   },
 });
@@ -231,5 +266,15 @@ export const GuideBodyRowSchema = new EntitySchema<GuideBodyRow>({
   },
 });
 
-export const guidesSchemas = [GuideRowSchema, GuideStepRowSchema, GuideRevisionRowSchema, GuideMarkRowSchema, GuideTagRowSchema, GuideEventRowSchema, GuideBodyRowSchema];
-export const guidesTables = ['guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
+export const guidesSchemas = [
+  GuideRowSchema,
+  GuideStepRowSchema,
+  GuideRevisionRowSchema,
+  GuideCollaboratorRowSchema,
+  GuideTeamRowSchema,
+  GuideMarkRowSchema,
+  GuideTagRowSchema,
+  GuideEventRowSchema,
+  GuideBodyRowSchema,
+];
+export const guidesTables = ['guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
