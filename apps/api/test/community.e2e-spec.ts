@@ -138,6 +138,18 @@ describe('comments and stories over HTTP', () => {
       expectError(await patch('alice', `/comments/${note}`, { text: 'x' }), 403);
     });
 
+    it('follows the guides\' rule: a team that may edit the private guide sees its comments', async () => {
+      const note = (await comment('bob', 'guide', draftId, { text: 'For the team' })).body.commentid as number;
+      const member = await register();
+      expectError(await get(`/comments/${note}`, member.token), 403);
+      const team = await post(member.token, '/teams', { name: `Draft team ${serial}` });
+      expect(team.status).toBe(201);
+      expect((await api.request('PUT', `/guides/${draftId}/teams/${team.body.teamid}`, { token: token.bob })).status).toBe(201);
+      expect((await get(`/comments/${note}`, member.token)).status).toBe(200);
+      expect((await comment(member.token, 'guide', draftId, { text: 'On it', parentid: note })).status).toBe(201);
+      expect(((await get('/comments?limit=200', member.token)).body as { commentid: number }[]).map((c) => c.commentid)).toContain(note);
+    });
+
     it('422 for bad bodies: unknown fields, empty or huge text, control characters; 400 for broken Unicode or JSON; 413 over 1 MiB', async () => {
       const bad = async (body: unknown, field: string) => {
         const res = await comment('alice', 'guide', coffeeId, body);

@@ -127,8 +127,8 @@ export class GuidesApiModule implements OnModuleInit {
         ),
         factory(
           CommunityGuides,
-          (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader) => new GuidesForCommunity(em(orm), g, q, r),
-          [MikroORM, GuideRepository, GuideQueries, GuideReader],
+          (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
+          [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),

@@ -8,3 +8,12 @@ export const GUIDE_DISCUSSION_CHANGED_SQL = `UPDATE guides SET discussion_seq = 
 
 /** The guide a step belongs to: `?` the step id; one row (`guide_id`) or none. */
 export const STEP_GUIDE_SQL = 'SELECT guide_id FROM guide_steps WHERE id = ?';
+
+/**
+ * Who else may edit (and so see) each of some guides, in one statement: `?` the guide ids as a JSON
+ * array. Rows `id`, `collaborator_ids`, `team_ids` (ids increasing), as `findById` loads them.
+ */
+export const GUIDES_ACCESS_SQL = `SELECT g.id,
+    ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) AS collaborator_ids,
+    ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) AS team_ids
+  FROM guides g WHERE g.id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int))`;
