@@ -43,10 +43,6 @@ export class AppModule {
     const renderer = wikiRendererFor(config.publicBaseUrl);
     const guides = GuidesApiModule.register({ ...config, renderer, databaseUrl: options.databaseUrl });
     const reputation = ReputationApiModule.register();
-    const catalog = CatalogApiModule.register(
-      { publicBaseUrl: config.publicBaseUrl, renderer },
-      { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
-    );
     const media = MediaApiModule.register(config);
     return {
       module: AppModule,
@@ -65,11 +61,14 @@ export class AppModule {
         PeopleModule,
         IdentityApiModule.register(config, options.identity),
         guides,
-        catalog,
+        CatalogApiModule.register(
+          { publicBaseUrl: config.publicBaseUrl, renderer },
+          { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
+        ),
         SearchApiModule.register(guides),
         ArchiveModule.register({ ...config, renderer }, guides),
         TeamsApiModule.register(config),
-        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, catalog, media]),
+        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, media]),
         JobsModule,
         media,
         reputation,

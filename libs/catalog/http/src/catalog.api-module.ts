@@ -15,16 +15,16 @@ import {
   WikiTags,
   type WikiDeps,
 } from '@rc/catalog-domain';
-import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
+import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
 import { WikiHistoryController } from './wiki-history.controller.js';
+import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
-import { CommunityPages } from '@rc/community-contracts';
-import { PagesForCommunity } from './community-pages.js';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -40,7 +40,7 @@ export interface CategoryGuidesBinding {
   readonly provider: Provider;
 }
 
-/** The catalog context's HTTP adapter: categories and wiki pages. */
+/** The catalog context's HTTP adapter: categories and wiki pages; it provides the published WikiDirectory and PageTags to every module. */
 @Module({})
 export class CatalogApiModule implements OnModuleInit {
   constructor(
@@ -53,12 +53,15 @@ export class CatalogApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: CatalogApiModule,
+      global: true,
       imports: categoryGuides.imports,
       controllers: [CatalogController, WikiHistoryController],
       providers: [
         factory(WikiRepository, (orm: MikroORM) => new MikroOrmWikiRepository(em(orm)), [MikroORM]),
         factory(WikiQueries, (orm: MikroORM) => new MikroOrmWikiQueries(em(orm)), [MikroORM]),
         factory(WikiTags, (orm: MikroORM) => new MikroOrmWikiTags(em(orm)), [MikroORM]),
+        factory(WikiDirectory, (queries: WikiQueries) => new CatalogWikiDirectory(queries, settings.publicBaseUrl), [WikiQueries]),
+        factory(PageTags, (orm: MikroORM) => new MikroOrmPageTags(em(orm)), [MikroORM]),
         factory(
           CategoryTreeCache,
           (orm: MikroORM, queries: WikiQueries) => {
@@ -77,14 +80,13 @@ export class CatalogApiModule implements OnModuleInit {
         factory(CompareWikiRevisions, (w: WikiRepository) => new CompareWikiRevisions(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
         categoryGuides.provider,
-        factory(CommunityPages, (orm: MikroORM) => new PagesForCommunity(em(orm)), [MikroORM]),
         factory(
           WikiReader,
           (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries) => new WikiReader(v, q, t, g, settings.renderer, settings, u),
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries],
         ),
       ],
-      exports: [WikiReader, CommunityPages],
+      exports: [WikiReader, WikiDirectory, PageTags],
     };
   }
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CompareWikiRevisions, namespaceOf, WikiHistory, type WikiState } from '@rc/catalog-domain';
 import { parsePage } from '@rc/shared-kernel';
-import { Endpoint, lineRuns, requiredId, unifiedDiff, UserSummaryResponseDto } from '@rc/shared-http';
+import { Endpoint, lineRuns, requiredId, unifiedDiff, storedValueProperty, UserSummaryResponseDto } from '@rc/shared-http';
 import { WikiReader } from './wiki-reader.js';
 
 type Query = Record<string, unknown>;
@@ -33,10 +33,7 @@ export function wikiDiffBody(from: WikiState, to: WikiState) {
   return { wikiid: to.id, from_revisionid: from.revisionid, to_revisionid: to.revisionid, fields, unified: unifiedDiff(name(from), name(to), from.contents, to.contents) };
 }
 
-const ANY_VALUE: ApiPropertyOptions = {
-  description: 'A field value as stored: a string, number, list or null',
-  oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'array', items: { type: 'object' } }],
-};
+const ANY_VALUE = storedValueProperty('A field value as stored: a string, number, list or null');
 
 class WikiRevisionResponseDto {
   @ApiProperty({ example: 2042 }) revisionid!: number;

@@ -97,6 +97,11 @@ export class WikiReader {
     return (id) => users.get(id) ?? unknownUserSummary(id, this.config.publicBaseUrl);
   }
 
+  /** Whether `userId` names an active account (a USER page is titled by one). */
+  async userExists(userId: number): Promise<boolean> {
+    return (await this.users.of([userId], { standings: false })).has(userId);
+  }
+
   summaries(pages: readonly WikiSummaryView[]) {
     return pages.map((p) => presentWikiSummary(p, this.config.publicBaseUrl));
   }

@@ -76,8 +76,9 @@ export abstract class GuideDiscussions {
   abstract threadsOf(targets: { readonly guideIds: readonly number[]; readonly stepIds: readonly number[] }): Promise<GuideThreads>;
 }
 
-// What comments and stories point at belongs to other contexts: each publishes an answer to one of
-// these ports from its own HTTP module (the community module imports those modules).
+// What comments and stories point at belongs to other contexts: the guides and media each publish an
+// answer to one of these ports from their HTTP module (the community module imports those modules);
+// wiki pages come from the catalog's published WikiDirectory.
 
 /** Who reads: a signed-in user (an Admin or not), or `null` for anonymous readers. */
 export interface CommunityViewer {
@@ -98,12 +99,6 @@ export abstract class CommunityGuides {
   abstract discussionChanged(guideId: number): Promise<void>;
   /** The GuideSummary (reference §3.4) of those of `ids` that are public and live, by id, in one lookup. */
   abstract publicSummaries(ids: readonly number[]): Promise<Map<number, object>>;
-}
-
-/** Wiki pages, as the catalog answers for comments. */
-export abstract class CommunityPages {
-  /** Whether a live wiki page has this id. */
-  abstract exists(wikiId: number): Promise<boolean>;
 }
 
 /** Images, as the media context answers for stories. */

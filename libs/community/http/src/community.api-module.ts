@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { CommunityGuides, CommunityImages, CommunityPages, GuideDiscussions } from '@rc/community-contracts';
+import { WikiDirectory } from '@rc/catalog-contracts';
+import { CommunityGuides, CommunityImages, GuideDiscussions } from '@rc/community-contracts';
 import {
   CommentQueries,
   CommentRepository,
@@ -37,8 +38,8 @@ const STORY_DEPS = Symbol('StoryDeps');
 /**
  * The community context's HTTP adapter: comments and stories. Global: it provides the guides
  * context the comments of guide bodies (`GuideDiscussions`). `owners`: the modules that publish
- * what comments and stories point at (`CommunityGuides`, `CommunityPages`, `CommunityImages`:
- * the guides', the catalog's and the media's modules).
+ * what comments and stories point at (`CommunityGuides`, `CommunityImages`: the guides' and the
+ * media's modules); wiki pages come from the catalog's `WikiDirectory` (its module is global).
  */
 @Module({})
 export class CommunityApiModule {
@@ -49,7 +50,7 @@ export class CommunityApiModule {
       imports: owners,
       controllers: [CommentsController, StoriesController],
       providers: [
-        factory(CommentTargets, (g: CommunityGuides, p: CommunityPages) => new PublishedCommentTargets(g, p), [CommunityGuides, CommunityPages]),
+        factory(CommentTargets, (g: CommunityGuides, p: WikiDirectory) => new PublishedCommentTargets(g, p), [CommunityGuides, WikiDirectory]),
         factory(StoryReferences, (i: CommunityImages, g: CommunityGuides) => new PublishedStoryReferences(i, g), [CommunityImages, CommunityGuides]),
         factory(CommentRepository, (orm: MikroORM) => new MikroOrmCommentRepository(orm.em), [MikroORM]),
         factory(CommentQueries, (orm: MikroORM) => new MikroOrmCommentQueries(orm.em), [MikroORM]),

@@ -1,17 +1,18 @@
-import { CommunityGuides, CommunityImages, CommunityPages } from '@rc/community-contracts';
+import type { WikiDirectory } from '@rc/catalog-contracts';
+import { CommunityGuides, CommunityImages } from '@rc/community-contracts';
 import { CommentTargets, StoryReferences, type CommunityActor, type GuideVisibility, type ImageSize, type ResolvedTarget } from '@rc/community-domain';
 
-/** The community domain's targets, answered by the guides' and the catalog's published ports. */
+/** The community domain's targets, answered by the guides' port and the catalog's published directory. */
 export class PublishedCommentTargets extends CommentTargets {
   constructor(
     private readonly guidesPort: CommunityGuides,
-    private readonly pages: CommunityPages,
+    private readonly pages: WikiDirectory,
   ) {
     super();
   }
 
   async resolve(context: 'guide' | 'step' | 'wiki', id: number): Promise<ResolvedTarget | null> {
-    if (context === 'wiki') return (await this.pages.exists(id)) ? { guideId: null } : null;
+    if (context === 'wiki') return (await this.pages.byIds([id])).has(id) ? { guideId: null } : null;
     const guideId = await this.guidesPort.guideOf(context, id);
     return guideId === null ? null : { guideId };
   }

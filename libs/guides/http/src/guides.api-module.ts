@@ -34,6 +34,7 @@ import {
   MikroOrmGuideMarks,
   MikroOrmGuideQueries,
   MikroOrmGuideRepository,
+  MikroOrmGuideTagUses,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
 import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
@@ -55,6 +56,8 @@ import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { GuideHistoryController } from './guide-history.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
+import { SiteController, SiteSettings } from './site.controller.js';
+import { TagsController } from './tags.controller.js';
 
 const WRITE_DEPS = Symbol('GuideWriteDeps');
 
@@ -65,6 +68,8 @@ export interface GuidesSettings {
   readonly renderer: WikiRenderer;
   /** The database in use: guide versions are looked up and listened to on connections of their own. */
   readonly databaseUrl: string;
+  /** Whether anyone may register (shown by the site's settings). */
+  readonly publicRegistration: boolean;
   /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
   readonly guideCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
@@ -89,9 +94,11 @@ export class GuidesApiModule implements OnModuleInit {
     return {
       module: GuidesApiModule,
       // The app provides TeamDirectory (guides-domain) and GuideTeamBodies: the teams context answers them.
-      controllers: [GuidesController, GuideHistoryController, UserGuidesController],
+      controllers: [GuidesController, GuideHistoryController, UserGuidesController, SiteController, TagsController],
       providers: [
+        { provide: SiteSettings, useValue: { publicBaseUrl: settings.publicBaseUrl, publicRegistration: settings.publicRegistration } },
         factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
+        factory(MikroOrmGuideTagUses, (orm: MikroORM) => new MikroOrmGuideTagUses(em(orm)), [MikroORM]),
         factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
         factory(GuideMarks, (orm: MikroORM) => new MikroOrmGuideMarks(em(orm)), [MikroORM]),
         factory(GuideTags, (orm: MikroORM) => new MikroOrmGuideTags(em(orm)), [MikroORM]),

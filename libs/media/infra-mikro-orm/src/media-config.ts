@@ -16,7 +16,7 @@ export interface MediaConfig {
    * proxy whose origin is the API's file routes; `null`: the API's own URL.
    */
   readonly publicBaseUrl: string | null;
-  /** The video decoder: a path, `'none'` (no decoder), or `null` (found at start: the npm-shipped binary, else `ffmpeg` on the PATH). */
+  /** The video decoder: a path, `'none'` (no decoder), or `null` (found at start: `ffmpeg` on the PATH, else the npm-shipped binary). */
   readonly ffmpeg: string | null;
   readonly settings: MediaSettings;
 }
@@ -33,7 +33,7 @@ export interface MediaConfig {
  *   `PUBLIC_BASE_URL/api/2.0`: a CDN or proxy in front of the API's file routes (its origin is
  *   `PUBLIC_BASE_URL/api/2.0`); the API serves those routes either way;
  * - `MEDIA_FFMPEG_PATH`: the ffmpeg binary that reads videos (poster frame, duration, size);
- *   unset: the one the `@ffmpeg-installer/ffmpeg` package ships, else `ffmpeg` on the PATH; `none`:
+ *   unset: `ffmpeg` on the PATH, else the one the `@ffmpeg-installer/ffmpeg` package ships; `none`:
  *   no decoder (videos are kept and served without poster or metadata);
  * - `MEDIA_MAX_UPLOAD_BYTES` (images, default 80 MiB), `MEDIA_MAX_VIDEO_BYTES` (default 512 MiB),
  *   `MEDIA_MAX_DOCUMENT_BYTES` (default 80 MiB), `MEDIA_MAX_PIXELS` (default 100 000 000),

@@ -149,6 +149,7 @@ export function copyWikiState(state: WikiState): WikiState {
     flags: [...state.flags],
     info: state.info.map((row) => ({ ...row })),
     related: state.related.map((ref) => ({ ...ref })),
+    details: JSON.parse(JSON.stringify(state.details)) as WikiState['details'],
     createdAt: new Date(state.createdAt),
     modifiedAt: new Date(state.modifiedAt),
     deletedAt: state.deletedAt === null ? null : new Date(state.deletedAt),

@@ -26,7 +26,7 @@ describe('namespaceOf', () => {
   it('reads a namespace in any case; an unknown one is not found', () => {
     expect(namespaceOf('category')).toBe('CATEGORY');
     expect(namespaceOf('Wiki')).toBe('WIKI');
-    for (const bad of ['USER', 'TEAM', '', 'CATEGORIES']) expect(() => namespaceOf(bad)).toThrow(WikiNotFoundError);
+    for (const bad of ['USERS', 'TEAMS', '', 'CATEGORIES']) expect(() => namespaceOf(bad)).toThrow(WikiNotFoundError);
     expect(new WikiNotFoundError()).toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,13 +1,10 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { UserSummaryResponseDto } from '@rc/shared-http';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { storedValueProperty, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the history, diff and collaborator bodies: the readers build them; these
 // classes only describe them for OpenAPI.
 
-const ANY_VALUE: ApiPropertyOptions = {
-  description: 'A field value as stored: a string, number, boolean, list, object or null',
-  oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'object' } }, { type: 'object' }],
-};
+const ANY_VALUE = storedValueProperty('A field value as stored: a string, number, boolean, list, object or null');
 
 export class GuideRevisionResponseDto {
   @ApiProperty({ example: 1042 }) revisionid!: number;
@@ -107,7 +104,7 @@ export class GuideTeamResponseDto {
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'User id of the owner' }) owner!: number;
   @ApiProperty() reputation!: number;
-  @ApiProperty({ nullable: true, type: Object }) image!: null;
+  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null: teams have no image yet' }) image!: null;
   @ApiProperty({ format: 'uri' }) url!: string;
   @ApiProperty() member_count!: number;
   @ApiProperty() description!: string;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
@@ -39,10 +39,25 @@ export class LineResponseDto {
   @ApiProperty({ nullable: true, type: Number }) lineid!: number | null;
 }
 
+/** A step's video, as step bodies name it: the object id (the video itself is `GET /media/videos/{id}`). */
+export class StepVideoResponseDto {
+  @ApiProperty({ description: 'The video object id', example: 41 }) objectid!: number;
+}
+
+/** A step's embed, as step bodies name it: the embed id. */
+export class StepEmbedResponseDto {
+  @ApiProperty({ description: 'The embed object id', example: 42 }) embedid!: number;
+}
+
+@ApiExtraModels(StepVideoResponseDto, StepEmbedResponseDto)
 export class StepMediaResponseDto {
   @ApiProperty({ enum: ['image', 'video', 'embed'] }) type!: string;
-  @ApiProperty({ description: 'Images for `image` (up to 3; empty when the step has none), an object otherwise', oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/ImageResponseDto' } }, { type: 'object' }] })
-  data!: unknown;
+  @ApiProperty({
+    description: 'image: up to 3 images (empty when the step has none); video: `{objectid}`; embed: `{embedid}`',
+    oneOf: [{ type: 'array', items: { $ref: getSchemaPath(ImageResponseDto) } }, { $ref: getSchemaPath(StepVideoResponseDto) }, { $ref: getSchemaPath(StepEmbedResponseDto) }],
+    example: [],
+  })
+  data!: ImageResponseDto[] | StepVideoResponseDto | StepEmbedResponseDto;
 }
 
 export class StepResponseDto {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -19,7 +19,7 @@ describe('FfmpegVideoProcessor (the ffmpeg binary the npm dependency ships)', ()
 
   beforeAll(async () => {
     const found = await locateFfmpeg();
-    expect(found.source).toBe('npm');
+    expect(['path', 'npm']).toContain(found.source);
     ffmpeg = found.path!;
     dir = await mkdtemp(join(tmpdir(), 'rc-ffmpeg-spec-'));
     spool = await mkdtemp(join(tmpdir(), 'rc-ffmpeg-spool-'));
@@ -70,6 +70,21 @@ describe('FfmpegVideoProcessor (the ffmpeg binary the npm dependency ships)', ()
     expect(none.available).toBe(false);
     await expect(none.probe(bytesOf(new Uint8Array(1)), 'mp4')).rejects.toThrow(/No video decoder/);
     await expect(locateFfmpeg('/nonexistent/ffmpeg')).rejects.toThrow(/not an executable/);
+  });
+
+  it('prefers the system ffmpeg on the PATH to the npm-shipped build, which is the fallback', async () => {
+    const bin = await mkdtemp(join(tmpdir(), 'rc-ffmpeg-path-'));
+    const saved = process.env['PATH'];
+    try {
+      await writeFile(join(bin, 'ffmpeg'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      process.env['PATH'] = bin;
+      expect(await locateFfmpeg()).toEqual({ path: join(bin, 'ffmpeg'), source: 'path' });
+      process.env['PATH'] = join(bin, 'missing');
+      expect((await locateFfmpeg()).source).toBe('npm');
+    } finally {
+      process.env['PATH'] = saved;
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 
   it('reads the shown size of a rotated (phone) video from the report', () => {

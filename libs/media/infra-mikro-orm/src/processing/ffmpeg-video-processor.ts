@@ -15,7 +15,7 @@ import { VideoProcessor, type ByteStream, type VideoFormat, type VideoMetadata, 
  */
 const DEMUXERS: Readonly<Record<VideoFormat, string>> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
 
-/** Where the decoder comes from: a path the operator named, the binary an npm package ships, `ffmpeg` on the PATH, or none. */
+/** Where the decoder comes from: a path the operator named, `ffmpeg` on the PATH, the binary an npm package ships, or none. */
 export type FfmpegSource = 'configured' | 'npm' | 'path' | 'none';
 
 /** Largest poster frame read back (a JPEG of one frame; far more is no frame). */
@@ -31,24 +31,25 @@ async function executable(path: string): Promise<boolean> {
 }
 
 /**
- * Finds ffmpeg: `configured` (a path, refused when not executable), else the binary shipped by the
- * `@ffmpeg-installer/ffmpeg` package (an npm dependency), else `ffmpeg` on the PATH (Debian's
- * package, say); `null` when there is none.
+ * Finds ffmpeg: `configured` (a path, refused when not executable), else `ffmpeg` on the PATH (the
+ * system's package, kept current by its security updates), else the binary shipped by the
+ * `@ffmpeg-installer/ffmpeg` package (an npm dependency: an older build, so only a fallback);
+ * `null` when there is none.
  */
 export async function locateFfmpeg(configured?: string | null): Promise<{ path: string | null; source: FfmpegSource }> {
   if (configured) {
     if (!(await executable(configured))) throw new Error(`MEDIA_FFMPEG_PATH ${configured} is not an executable file`);
     return { path: configured, source: 'configured' };
   }
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, 'ffmpeg');
+    if (await executable(candidate)) return { path: candidate, source: 'path' };
+  }
   try {
     const shipped = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
     if (await executable(shipped)) return { path: shipped, source: 'npm' };
   } catch {
     // The package has no binary for this platform (it throws), or is not installed.
-  }
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, 'ffmpeg');
-    if (await executable(candidate)) return { path: candidate, source: 'path' };
   }
   return { path: null, source: 'none' };
 }
