@@ -41,7 +41,7 @@ export class StoryProductResponseDto {
   @ApiProperty({ nullable: true, type: String }) optionid!: string | null;
   @ApiProperty() itemCode!: string;
   @ApiProperty() optionTitle!: string;
-  @ApiProperty({ nullable: true, type: Object, description: 'Always null: no product images' }) image!: null;
+  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null: no product images' }) image!: null;
 }
 
 /** A guide a story mentions: the GuideSummary (reference §3.4). */
