@@ -115,6 +115,7 @@ describe('documentConditionalRequests', () => {
       paths: {
         '/a': { get: { responses: { '200': { description: 'ok' } } }, post: { responses: { '201': { description: 'made' } } } },
         '/b': { get: { parameters: [{ name: 'q', in: 'query' }], responses: { '302': { description: 'elsewhere' } } } },
+        '/file.zip': { get: { responses: { '200': { description: 'a file', content: { 'application/zip': {} } } } } },
       },
     };
     documentConditionalRequests(document);
@@ -124,5 +125,7 @@ describe('documentConditionalRequests', () => {
     expect(get.responses['304']).toBeDefined();
     expect(document.paths['/a'].post).toEqual({ responses: { '201': { description: 'made' } } });
     expect(document.paths['/b'].get.parameters).toHaveLength(1);
+    // Files keep what their routes say of their own validators.
+    expect(document.paths['/file.zip'].get).toEqual({ responses: { '200': { description: 'a file', content: { 'application/zip': {} } } } });
   });
 });

@@ -144,8 +144,8 @@ export function IfMatchRevision(): MethodDecorator {
 type OpenApiDocument = { paths: Record<string, Record<string, { parameters?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>> }>>; components?: Record<string, Record<string, unknown> | undefined> };
 
 /**
- * Adds the conditional-request headers every GET operation has: `If-None-Match` and
- * `If-Modified-Since`, the validators and caching headers of its 200, and its 304.
+ * Adds the conditional-request headers every GET operation answering JSON has: `If-None-Match`
+ * and `If-Modified-Since`, the validators and caching headers of its 200, and its 304.
  */
 export function documentConditionalRequests<T extends object>(document: T): T {
   const doc = document as unknown as OpenApiDocument;
@@ -166,6 +166,9 @@ export function documentConditionalRequests<T extends object>(document: T): T {
     const get = operations['get'];
     const ok = get?.responses?.['200'];
     if (!get || !ok) continue;
+    // Files (archives, media) have validators and caching of their own, described on their routes.
+    const content = ok['content'] as Record<string, unknown> | undefined;
+    if (content && !content['application/json']) continue;
     get.parameters = [...(get.parameters ?? []), { $ref: '#/components/parameters/IfNoneMatch' }, { $ref: '#/components/parameters/IfModifiedSince' }];
     ok.headers = {
       ETag: { $ref: '#/components/headers/ETag' },
