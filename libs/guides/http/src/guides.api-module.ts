@@ -3,6 +3,7 @@ import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import {
   AddStep,
   CategoryDirectory,
+  GuideImages,
   CreateGuide,
   DeleteGuide,
   EditGuide,
@@ -90,8 +91,16 @@ export class GuidesApiModule implements OnModuleInit {
         factory(CategoryDirectory, (orm: MikroORM) => new CatalogCategoryDirectory(em(orm)), [MikroORM]),
         {
           provide: WRITE_DEPS,
-          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, Clock, UnitOfWork],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork): GuideWriteDeps => ({ guides, categories, outbox, clock, uow }),
+          // GuideImages: bound by the application to the media context's published images.
+          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, Clock, UnitOfWork],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork): GuideWriteDeps => ({
+            guides,
+            categories,
+            images,
+            outbox,
+            clock,
+            uow,
+          }),
         },
         ...writeUseCases.map((UseCase) => ({ provide: UseCase, inject: [WRITE_DEPS], useFactory: (deps: GuideWriteDeps) => new UseCase(deps) })),
         factory(ViewGuide, (g: GuideRepository) => new ViewGuide(g), [GuideRepository]),
@@ -103,8 +112,8 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries) => new GuideReader(v, g, q, u, settings.renderer, settings),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages) => new GuideReader(v, g, q, u, settings.renderer, settings, i),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages],
         ),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),

@@ -27,3 +27,4 @@ export * from './use-cases/media-access.js';
 export * from './use-cases/image.use-cases.js';
 export * from './use-cases/image-jobs.use-cases.js';
 export * from './use-cases/other-media.use-cases.js';
+export * from './use-cases/content-images.use-cases.js';

@@ -2,3 +2,4 @@
 export * from './media.api-module.js';
 export * from './media.presenter.js';
 export * from './image-files.controller.js';
+export * from './media-images.js';

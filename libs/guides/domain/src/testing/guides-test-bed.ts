@@ -16,6 +16,7 @@ import {
 } from '../use-cases/guide-writes.use-cases.js';
 import { ViewGuide } from '../use-cases/view-guide.use-case.js';
 import { InMemoryCategoryDirectory } from './in-memory-category-directory.js';
+import { InMemoryGuideImages } from './in-memory-guide-images.js';
 import { InMemoryGuideMarks } from './in-memory-guide-marks.js';
 import { InMemoryGuideTags } from './in-memory-guide-tags.js';
 import { InMemoryGuideRepository } from './in-memory-guide.repository.js';
@@ -54,13 +55,18 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const marks = new InMemoryGuideMarks();
   const tags = new InMemoryGuideTags();
   const outbox = new RecordingOutbox();
-  const deps: GuideWriteDeps = { guides, categories, outbox, clock, uow };
+  // Images 1 to 9 are the author's, 10 to 19 the other user's.
+  const images = new InMemoryGuideImages();
+  images.add(author.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+  images.add(other.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+  const deps: GuideWriteDeps = { guides, categories, images, outbox, clock, uow };
 
   const bed = {
     clock,
     uow,
     guides,
     categories,
+    images,
     marks,
     tags,
     outbox,

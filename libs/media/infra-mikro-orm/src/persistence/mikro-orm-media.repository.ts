@@ -103,6 +103,12 @@ export class MikroOrmMediaRepository extends MediaRepository {
     return (await this.withSizes(rows))[0] ?? null;
   }
 
+  async findImages(ids: readonly ImageId[]): Promise<Image[]> {
+    if (!ids.length) return [];
+    const list = intArray(ids);
+    return this.withSizes(await this.em.execute<ImageRow[]>(`SELECT ${IMAGE_COLUMNS} FROM media_images WHERE id = ANY(${list.sql}) ORDER BY id`, [list.param]));
+  }
+
   async findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]> {
     if (!ids.length) return [];
     const list = intArray(ids);
