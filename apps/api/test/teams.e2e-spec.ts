@@ -1,4 +1,4 @@
-import { DEMO_TEAMS } from '../src/demo/teams-demo.js';
+import { DEMO_TEAMS } from '@rc/demo-data';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 type Who = 'admin' | 'alice' | 'bob';

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-or
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startApi, type RunningApi, type StartOptions } from '../../src/server.js';
-import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../../src/demo/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID } from '@rc/demo-data';
 
 export { DEMO_ACCOUNTS, DEMO_APP_ID };
 
