@@ -39,7 +39,7 @@ describe('media shown in content', () => {
 
   beforeAll(async () => {
     mediaDir = await mkdtemp(join(tmpdir(), 'rc-media-content-e2e-'));
-    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: mediaDir });
+    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: mediaDir, MEDIA_WORKER_CONCURRENCY: '2' });
     token.alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
     token.bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
     token.admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);

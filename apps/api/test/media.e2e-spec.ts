@@ -27,7 +27,7 @@ describe('media over HTTP', () => {
 
   beforeAll(async () => {
     mediaDir = await mkdtemp(join(tmpdir(), 'rc-media-e2e-'));
-    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: mediaDir, MEDIA_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
+    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: mediaDir, MEDIA_WORKER_CONCURRENCY: '2', MEDIA_MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) });
     alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
     bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
     photo = await phoneJpeg();
