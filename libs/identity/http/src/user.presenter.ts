@@ -1,6 +1,6 @@
 import { privilegesOf, type User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
-import { renderWiki } from '@rc/shared-http';
+import { renderWiki, type ImageResponseDto } from '@rc/shared-http';
 import type { ImageObject } from '@rc/media-contracts';
 import { NO_STANDING, type UserStanding } from './user-standings.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';
@@ -23,7 +23,7 @@ export function presentUser(user: User, { self }: UserPresentation, standing: Us
     username: user.username,
     unique_username: user.uniqueUsername,
     join_date: toUnixSeconds(user.joinedAt),
-    image: image as UserResponseDto['image'],
+    image: image as ImageResponseDto | null,
     reputation: standing.reputation,
     teams: [...standing.teams],
     privileges,
