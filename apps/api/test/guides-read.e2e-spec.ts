@@ -275,11 +275,11 @@ describe('guides over HTTP: reads', () => {
         quantity: 1,
         notes: null,
         url: 'https://example.com/parts/iphone-12-battery',
-        thumbnail: null,
+        thumbnail: '',
         isoptional: false,
         featured: false,
       });
-      expect(res.body.parts[1]).toMatchObject({ text: 'Battery adhesive strips', quantity: 2, notes: 'Use new strips.', url: null });
+      expect(res.body.parts[1]).toMatchObject({ text: 'Battery adhesive strips', quantity: 2, notes: 'Use new strips.', url: '', thumbnail: '' });
       expect(res.body.tools.map((t: { text: string }) => t.text)).toEqual(['Spudger', 'Tweezers']);
     });
 

@@ -1,4 +1,4 @@
-import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
+import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
 import { imageOrNull, type ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
@@ -101,6 +101,11 @@ export function presentStep(step: Step, guideid: number, ctx: PresentationContex
   };
 }
 
+/** A part or tool (reference §3.7): `url` and `thumbnail` are strings, empty when the item has none. */
+function presentItem(item: GuideItem) {
+  return { ...item, url: item.url ?? '', thumbnail: item.thumbnail ?? '' };
+}
+
 export interface ViewerMarks {
   readonly canEdit: boolean;
   readonly favorited: boolean;
@@ -138,8 +143,8 @@ export function presentGuide(
     conclusion_rendered: ctx.renderer.block(s.conclusion),
     image: imageOrNull(ctx.images, s.imageId),
     steps: [...extra.inlined.flatMap((p) => p.steps.map((step) => presentStep(step, p.id, ctx))), ...guide.steps.map((step) => presentStep(step, s.id, ctx))],
-    parts: s.parts.map((p) => ({ ...p })),
-    tools: s.tools.map((t) => ({ ...t })),
+    parts: s.parts.map(presentItem),
+    tools: s.tools.map(presentItem),
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
     documents: [],
     flags,
