@@ -63,7 +63,7 @@ async function loadContent(app: INestApplicationContext): Promise<{ categories: 
     editors.push({ userId: (await app.get(RegisterUser).execute({ registration: account, actor })).user.id, isAdmin: false });
   }
   // Pictures: every user's avatar, every category's image, every guide's and every step's.
-  const pictures = new DemoPictures(app);
+  const pictures = await DemoPictures.for(app);
   for (const [userId, name] of [[admin.id, DEMO_ACCOUNTS.admin.username], [editors[0]!.userId, DEMO_ACCOUNTS.alice.username], [editors[1]!.userId, DEMO_ACCOUNTS.bob.username]] as const) {
     await app.get(EditProfile).execute({ userId: userId as UserId, edit: { image: await pictures.of(userId, name) } });
   }

@@ -1,8 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { UploadImage, type MediaDeps } from '@rc/media-domain';
-import { MEDIA_DEPS } from '@rc/media-http';
 import { JobQueue, type JobRequest } from '@rc/shared-kernel';
-import sharp from 'sharp';
+
+// sharp and the media HTTP module are loaded when pictures are made, not by whatever imports this
+// library for its migration (the relay and other processes built without Nest's decorators).
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
@@ -37,6 +38,7 @@ export async function demoPicture(label: string, hue: number): Promise<Buffer> {
     `<rect x="32" y="32" width="736" height="536" rx="28" fill="none" stroke="#ffffff" stroke-opacity="0.55" stroke-width="8"/>` +
     text +
     `</svg>`;
+  const { default: sharp } = await import('sharp');
   return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
 }
 
@@ -52,15 +54,17 @@ class NoJobsYet extends JobQueue {
 
 /** Uploads demo pictures through the media context's use case, as their owners. */
 export class DemoPictures {
-  private readonly upload: UploadImage;
   private count = 0;
+
+  private constructor(private readonly upload: UploadImage) {}
+
+  static async for(app: INestApplicationContext): Promise<DemoPictures> {
+    const { MEDIA_DEPS } = await import('@rc/media-http');
+    return new DemoPictures(new UploadImage({ ...app.get<MediaDeps>(MEDIA_DEPS, { strict: false }), jobs: new NoJobsYet() }));
+  }
 
   get uploaded(): number {
     return this.count;
-  }
-
-  constructor(app: INestApplicationContext) {
-    this.upload = new UploadImage({ ...app.get<MediaDeps>(MEDIA_DEPS, { strict: false }), jobs: new NoJobsYet() });
   }
 
   /** A picture labelled `label` in the owner's library: its image id. */
