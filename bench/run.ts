@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { runExplain } from './explain.js';
+import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
 import { buildGuideBodies, migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
@@ -67,10 +68,37 @@ async function startApi(url: string, options: BenchOptions, profileDir: string |
     APP_IDS: BENCH_APP_ID,
     PUBLIC_BASE_URL: BASE_URL,
     LOG_LEVEL: options.logLevel,
+    // Its own files (offline archives, media) per bench database, beside the embedded server's data.
+    DATA_DIR: join(options.dataDir, '..', `api-${options.database}`),
   });
   const origin = `http://127.0.0.1:${port}`;
   const startMs = await waitForHttp(`${origin}/api/2.0/guides?limit=1`, child);
   return { child, origin, startMs };
+}
+
+/** Waits until the API lists an offline archive (GET /archives), sampling its RSS meanwhile. */
+async function awaitFirstArchive(origin: string, child: Child, timeoutMs = 60 * 60_000): Promise<{ seconds: number; peakRssMb: number }> {
+  const started = Date.now();
+  const sampler = new RssSampler(child.pid);
+  let lastLog = started;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      if (child.process.exitCode !== null) throw new Error(`the API exited while building its first archive (${child.process.exitCode}):\n${child.output()}`);
+      const res = await fetch(`${origin}/api/2.0/archives`);
+      const listed = res.status === 200 ? ((await res.json()) as unknown[]) : (await res.arrayBuffer(), []);
+      if (listed.length) {
+        return { seconds: attempt === 0 ? 0 : (Date.now() - started) / 1000, peakRssMb: sampler.stop().maxProcessMb };
+      }
+      if (Date.now() - started > timeoutMs) throw new Error(`the API built no offline archive within ${timeoutMs / 1000} s`);
+      if (Date.now() - lastLog > 30_000) {
+        lastLog = Date.now();
+        log(`  building the first offline archive (${Math.round((lastLog - started) / 1000)} s so far)`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    sampler.stop();
+  }
 }
 
 async function startReference(mode: 'floor' | 'static' | 'lookup', url: string, staticId?: number): Promise<{ child: Child; origin: string }> {
@@ -174,11 +202,14 @@ function table(rows: Row[]): string {
   return out.join('\n');
 }
 
+/** Where the bench keeps the photographs it draws for the media figures. */
+const mediaDirOf = (options: BenchOptions): string => join(options.dataDir, '..', 'bench-media');
+
 async function loadContext(db: pg.Pool, origins: Record<Target, string>, options: BenchOptions): Promise<BenchContext> {
   const live = (await db.query<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id')).rows.map((r) => r.id);
   const categories = (await db.query<{ title: string }>(`SELECT title FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL ORDER BY id`)).rows.map((r) => r.title);
   const popular = new Random(options.seed, 99).shuffle([...live]);
-  return { origins, db, seed: options.seed, connections: options.connections, live, popular, zipf: new Zipf(popular.length), categories, etagSample: options.etagSample, log };
+  return { origins, db, seed: options.seed, connections: options.connections, live, popular, zipf: new Zipf(popular.length), categories, etagSample: options.etagSample, mediaDir: mediaDirOf(options), log };
 }
 
 async function main(): Promise<void> {
@@ -202,6 +233,11 @@ async function main(): Promise<void> {
     const api = await startApi(url, options, profileDir);
     children.push(api.child);
     log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
+    // A fresh API builds its first offline archive in the background at start when the data
+    // directory holds none: a one-time task, measured here on its own rather than inside the first
+    // scenarios it would slow down.
+    const firstArchive = await awaitFirstArchive(api.origin, api.child);
+    log(firstArchive.seconds === 0 ? 'offline archive: already built' : `first offline archive built in ${firstArchive.seconds.toFixed(1)} s, API peak RSS during the build ${firstArchive.peakRssMb} MB`);
     const floor = await startReference('floor', url);
     children.push(floor.child);
     const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '', lookup: '' };
@@ -242,6 +278,8 @@ async function main(): Promise<void> {
       rows.push(row);
       log(`  ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors + row.unexpected}, peak RSS ${row.peakRssMb} MB${Object.keys(row.extra).length ? `, ${JSON.stringify(row.extra)}` : ''}`);
     }
+    // The media figures (not a load run): uploads made into every size against the image library alone.
+    const media = !options.only.length || wanted('media-upload') ? await measureMedia(api.origin, api.child.pid, mediaDirOf(options), log) : null;
     const mean = (target: Target) => {
       const list = rows.filter((row) => row.target === target);
       return list.reduce((sum, row) => sum + row.rps, 0) / Math.max(1, list.length);
@@ -266,6 +304,8 @@ async function main(): Promise<void> {
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,
       apiStartMs: api.startMs,
+      firstArchive,
+      media,
       apiHighWaterRssMb: apiHighWater,
       apiLogKb: Math.round(api.child.outputBytes() / 1024),
       guideBodyKb: { mean: Math.round(meanKb * 10) / 10, median: Math.round((median.bytes / 1024) * 10) / 10 },
@@ -279,6 +319,13 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs)\n\n`);
     process.stdout.write(`${table(rows)}\n\n`);
+    if (media) {
+      process.stdout.write(
+        `media-upload: ${media.apiImagesPerSecond} images/s made into every size (${media.photos} photographs of ${media.photoMb} MB), ` +
+          `${media.ratio} × the image library alone (${media.referenceImagesPerSecond} images/s); ` +
+          `${media.largeUploads} concurrent uploads of ${media.largeUploadMb} MB (accepted in ${media.largeUploadsSeconds} s, then made into every size): API peak RSS ${media.peakRssMbDuringLargeUploads} MB\n\n`,
+      );
+    }
     await mkdir(dirname(options.out), { recursive: true });
     await writeFile(options.out, JSON.stringify({ meta, scenarios: rows }, null, 2) + '\n');
     log(`results written to ${options.out}`);

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { BENCH_APP_ID, BENCH_PASSWORD, LOGIN_USERS, loginEmail, WRITERS, writerEmail } from './generate.js';
 import type { ConnectionDriver, RequestSpec } from './lib/load.js';
 import { Random, Zipf } from './lib/random.js';
+import { uploadedImage } from './media.js';
 import { FAMILIES, MAKERS, PART_NOUNS } from './lib/words.js';
 
 /** `lookup`: the static body after one indexed query per request (what a cache checked against the revision costs at least). */
@@ -19,6 +20,8 @@ export interface BenchContext {
   readonly zipf: Zipf;
   readonly categories: readonly string[];
   readonly etagSample: number;
+  /** Where the photographs of the media figures are kept. */
+  readonly mediaDir: string;
   readonly log: (line: string) => void;
 }
 
@@ -113,6 +116,22 @@ function conditionalReads(name: string, zipf: boolean): Scenario {
     },
   };
   return scenario;
+}
+
+/** GET of an image file (`/igi/<guid>.standard`): one photograph uploaded and made into every size first. */
+function mediaSizeScenario(): Scenario {
+  let path = '';
+  return {
+    name: 'media-size',
+    target: 'api',
+    description: 'GET /igi/{guid}.standard (an image file from the media store)',
+    expected: [200],
+    async prepare(ctx) {
+      const image = await uploadedImage(ctx.origins.api, ctx.mediaDir, 2);
+      path = new URL(String(image['standard'])).pathname;
+    },
+    driver: () => ({ next: () => ({ method: 'GET', path }) }),
+  };
 }
 
 function listPage(fraction: number): Scenario {
@@ -427,6 +446,7 @@ export function scenarios(): Scenario[] {
     },
     patchScenario(),
     mixedScenario(),
+    mediaSizeScenario(),
     guideReads('floor-again', 'floor', 'the floor again, at the end of the run', uniformId),
     guideReads('static-again', 'static', 'the static limit again, at the end of the run', uniformId),
   ];

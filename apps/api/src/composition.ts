@@ -1,4 +1,5 @@
 import { catalogMigrations, catalogSchemas } from '@rc/catalog-infra-mikro-orm';
+import { communityMigrations, communitySchemas } from '@rc/community-infra-mikro-orm';
 import { guidesMigrations, guidesSchemas } from '@rc/guides-infra-mikro-orm';
 import { identityMigrations, identitySchemas } from '@rc/identity-infra-mikro-orm';
 import { mediaMigrations, mediaSchemas } from '@rc/media-infra-mikro-orm';
@@ -7,5 +8,5 @@ import { teamsMigrations, teamsSchemas } from '@rc/teams-infra-mikro-orm';
 import { ProvisioningMarks } from '@rc/demo-data';
 
 /** Every context's schemas and migrations (and the app's own provisioning marks): the one list the ORM, the CLI and the tests use. */
-export const allSchemas = [...identitySchemas, ...catalogSchemas, ...guidesSchemas, ...reputationSchemas, ...teamsSchemas, ...mediaSchemas];
-export const allMigrations = [...identityMigrations, ...catalogMigrations, ...guidesMigrations, ...reputationMigrations, ...teamsMigrations, ...mediaMigrations, { name: '20261126100000-provisioning-marks', class: ProvisioningMarks }];
+export const allSchemas = [...identitySchemas, ...catalogSchemas, ...guidesSchemas, ...reputationSchemas, ...teamsSchemas, ...mediaSchemas, ...communitySchemas];
+export const allMigrations = [...identityMigrations, ...catalogMigrations, ...guidesMigrations, ...reputationMigrations, ...teamsMigrations, ...mediaMigrations, ...communityMigrations, { name: '20261126100000-provisioning-marks', class: ProvisioningMarks }];

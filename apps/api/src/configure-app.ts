@@ -56,7 +56,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   app.use(methodNotAllowed(adapter.routes));
   app.use(rejectNulInUrl());
   // The one route whose body is not JSON: an image upload streams the raw bytes to the store.
-  app.use(jsonBody({ rawBodyRoutes: [{ method: 'POST', path: `/${API_PREFIX}/user/media/images` }] }));
+  app.use(jsonBody({ rawBodyRoutes: ['images', 'videos', 'documents'].map((kind) => ({ method: 'POST', path: `/${API_PREFIX}/user/media/${kind}` })) }));
   app.setGlobalPrefix(API_PREFIX);
   serveSwagger(app, buildOpenApiDocument(app, config.publicBaseUrl));
 }

@@ -144,7 +144,7 @@ describe('catalog over HTTP: writes', () => {
     });
 
     it('refuses a bad or missing namespace (422)', async () => {
-      for (const namespace of ['NOPE', 'USER', 'wiki', '', 7, undefined]) {
+      for (const namespace of ['NOPE', 'USERS', 'wiki', '', 7, undefined]) {
         const res = await post('admin', { namespace, title: 'Namespace Probe' });
         expect(res.status).toBe(422);
         expect(fieldsOf(res)).toContain('namespace');

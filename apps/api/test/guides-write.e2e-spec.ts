@@ -485,7 +485,7 @@ describe('guides over HTTP: writes', () => {
       expect(new Set(all).size).toBe(all.length);
     });
 
-    it('reads an old revision (?revisionid=) for the author and Admins; 403 for others; 404 for an unknown revision', async () => {
+    it('reads an old revision (?revisionid=): of a public guide for anyone, of a private one for its editors only (403); 404 for an unknown revision', async () => {
       const guide = await newGuide('alice', { public: true, title: 'Original title' });
       const withStep = await addStep('alice', guide.guideid, 'The first step.');
       const edited = await patch(guide.guideid, withStep.revisionid, { title: 'Newer title' });
@@ -499,8 +499,18 @@ describe('guides over HTTP: writes', () => {
       expect(second.body).toMatchObject({ title: 'Original title', revisionid: withStep.revisionid });
       expect(second.body.steps.map((s: { lines: { text_raw: string }[] }) => s.lines[0]!.text_raw)).toEqual(['The first step.']);
 
+      // The history of a public guide is public.
       for (const who of ['bob', null] as const) {
         const res = await get(guide.guideid, who, `?revisionid=${guide.revisionid}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ title: 'Original title', revisionid: guide.revisionid, can_edit: false });
+      }
+      // That of a private guide follows its visibility.
+      const hidden = await newGuide('alice', { title: 'Hidden' });
+      const hiddenEdited = await patch(hidden.guideid, hidden.revisionid, { title: 'Still hidden' });
+      expect(hiddenEdited.status).toBe(200);
+      for (const who of ['bob', null] as const) {
+        const res = await get(hidden.guideid, who, `?revisionid=${hidden.revisionid}`);
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ error: true, message: expect.any(String) });
       }

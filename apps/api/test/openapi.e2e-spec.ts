@@ -94,6 +94,15 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/guides/{guideid}/tags',
         'PUT /api/2.0/guides/{guideid}/tag',
         'DELETE /api/2.0/guides/{guideid}/tag',
+        'GET /api/2.0/guides/{guideid}/revisions',
+        'GET /api/2.0/guides/{guideid}/diff',
+        'POST /api/2.0/guides/{guideid}/revert',
+        'GET /api/2.0/guides/{guideid}/users',
+        'PUT /api/2.0/guides/{guideid}/users/{userid}',
+        'DELETE /api/2.0/guides/{guideid}/users/{userid}',
+        'GET /api/2.0/guides/{guideid}/teams',
+        'PUT /api/2.0/guides/{guideid}/teams/{teamid}',
+        'DELETE /api/2.0/guides/{guideid}/teams/{teamid}',
         'GET /api/2.0/user/guides',
         'GET /api/2.0/users/{userid}/guides',
         'GET /api/2.0/user/favorites/guides',
@@ -106,16 +115,37 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/categories/all',
         'GET /api/2.0/categories/{name}',
         'GET /api/2.0/wikis/{namespace}',
+        'GET /api/2.0/wikis/maintenance/CATEGORY/{title}',
+        'GET /api/2.0/sites/info',
+        'GET /api/2.0/info',
+        'GET /api/2.0/user/flags',
+        'GET /api/2.0/collections',
+        'GET /api/2.0/tags',
+        'GET /api/2.0/teams/{teamid}/repair_services',
+        'POST /api/2.0/teams/{teamid}/repair_services',
+        'PUT /api/2.0/teams/{teamid}/repair_services',
+        'DELETE /api/2.0/teams/{teamid}/repair_services/{wikiid}',
         'GET /api/2.0/wikis/{namespace}/{title}',
         'POST /api/2.0/wikis',
         'PATCH /api/2.0/wikis/{namespace}/{title}',
         'DELETE /api/2.0/wikis/{namespace}/{title}',
         'POST /api/2.0/wikis/{namespace}/{title}/revert',
+        'GET /api/2.0/wikis/{namespace}/{title}/revisions',
+        'GET /api/2.0/wikis/{namespace}/{title}/diff',
         'GET /api/2.0/wikis/{namespace}/{title}/tags',
         'PUT /api/2.0/wikis/{namespace}/{title}/tag',
         'DELETE /api/2.0/wikis/{namespace}/{title}/tag',
         'GET /api/2.0/search/{query}',
         'GET /api/2.0/suggest/{query}',
+        'GET /api/2.0/comments',
+        'GET /api/2.0/comments/{commentid}',
+        'POST /api/2.0/comments/{context}/{contextid}',
+        'PATCH /api/2.0/comments/{commentid}',
+        'DELETE /api/2.0/comments/{commentid}',
+        'GET /api/2.0/stories',
+        'POST /api/2.0/stories',
+        'GET /api/2.0/stories/{storyid}',
+        'PATCH /api/2.0/stories/{storyid}',
         'GET /api/2.0/users',
         'GET /api/2.0/users/{userid}',
         'PATCH /api/2.0/user',
@@ -143,6 +173,11 @@ describe('OpenAPI document and Swagger UI', () => {
         'GET /api/2.0/media/videos/{video}',
         'GET /api/2.0/media/documents/{document}',
         'GET /api/2.0/igi/{file}',
+        'POST /api/2.0/user/media/videos',
+        'POST /api/2.0/user/media/documents',
+        'POST /api/2.0/user/media/embeds',
+        'GET /api/2.0/media/files/videos/{file}',
+        'GET /api/2.0/media/files/documents/{file}',
       ].sort(),
     );
   });
@@ -203,6 +238,45 @@ describe('OpenAPI document and Swagger UI', () => {
     );
     expect(ids.length).toBeGreaterThan(20);
     for (const p of ids) expect({ name: p.name, schema: p.schema }).toEqual({ name: p.name, schema: { type: 'integer', minimum: 1 } });
+  });
+
+  it('gives every 2xx JSON answer of a GET a typed schema: no object anywhere in it is left without properties', () => {
+    type Schema = { $ref?: string; type?: string; properties?: Record<string, Schema>; additionalProperties?: boolean | Schema; maxProperties?: number; items?: Schema; oneOf?: Schema[]; allOf?: Schema[]; anyOf?: Schema[] };
+    const schemas = (doc as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas;
+    /** A JSON pointer inside the document (`#/components/schemas/X` or deeper). */
+    const resolve = (ref: string): Schema => ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], { components: { schemas } }) as Schema;
+    /** The places in `schema` that are an object with no declared shape: no properties, no typed values, not closed empty. */
+    const bare = (schema: Schema, at: string, seen: Set<string>): string[] => {
+      if (schema.$ref) return seen.has(schema.$ref) ? [] : bare(resolve(schema.$ref), schema.$ref, new Set([...seen, schema.$ref]));
+      const nested = [...(schema.oneOf ?? []), ...(schema.allOf ?? []), ...(schema.anyOf ?? [])].flatMap((s) => bare(s, at, seen));
+      const values = typeof schema.additionalProperties === 'object' ? bare(schema.additionalProperties, `${at}{}`, seen) : [];
+      const props = Object.entries(schema.properties ?? {}).flatMap(([name, s]) => bare(s, `${at}.${name}`, seen));
+      const items = schema.items ? bare(schema.items, `${at}[]`, seen) : [];
+      const shapeless =
+        schema.type === 'object' &&
+        !Object.keys(schema.properties ?? {}).length &&
+        !(schema.oneOf ?? schema.allOf ?? schema.anyOf)?.length &&
+        typeof schema.additionalProperties !== 'object' &&
+        schema.additionalProperties !== false &&
+        schema.maxProperties !== 0;
+      return [...(shapeless ? [at] : []), ...nested, ...values, ...props, ...items];
+    };
+    const found = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([method]) => method === 'get')
+        .flatMap(([, op]) =>
+          Object.entries(op.responses)
+            .filter(([status]) => status.startsWith('2'))
+            .flatMap(([status, response]) => {
+              const schema = response.content?.['application/json']?.schema as Schema | undefined;
+              return schema ? bare(schema, `GET ${path} ${status}`, new Set()) : [];
+            }),
+        ),
+    );
+    expect(found).toEqual([]);
+    const ok = (path: string) => operation(path, 'get')!.responses['200']!.content!['application/json']!.schema!;
+    expect(ok('/wikis/{namespace}/{title}').$ref).toBe('#/components/schemas/WikiResponseDto');
+    expect(ok('/categories/{name}').$ref).toBe('#/components/schemas/LegacyCategoryResponseDto');
   });
 
   it('documents success bodies with their schemas', () => {

@@ -249,6 +249,10 @@ describe('search and suggest over HTTP', () => {
       for (const topic of ['topic', 'device', 'category', 'DEVICE']) expect(titlesOf(await suggest(`coff?doctypes=${topic}`))).toEqual(['Coffee Maker']);
       expect(titlesOf(await suggest('coff?doctypes=all'))).toEqual(['Coffee Maker', 'Coffee Maker Descaling']);
       expect(titlesOf(await suggest('coff?doctypes=guide,topic'))).toEqual(['Coffee Maker Descaling', 'Coffee Maker']);
+      // Pipes separate them too (an older client's form), mixed with commas as well.
+      expect(titlesOf(await suggest('coff?doctypes=guide|topic'))).toEqual(['Coffee Maker Descaling', 'Coffee Maker']);
+      expect(titlesOf(await suggest(`coff?doctypes=${encodeURIComponent('device|bogus,guide')}`))).toEqual(['Coffee Maker', 'Coffee Maker Descaling']);
+      expect((await suggest('coff?doctypes=bogus|nope')).status).toBe(400);
       expect((await suggest('coff?doctypes=question,post')).body.results).toEqual([]);
       expect((await suggest('coff?doctypes=item')).body.results).toEqual([]);
     });

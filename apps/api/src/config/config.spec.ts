@@ -34,8 +34,10 @@ describe('loadConfig', () => {
       archiveDir: '.data/archives',
       archiveCheckSeconds: 600,
       media: {
-        store: { kind: 'local', dir: '.data/media', publicBaseUrl: null },
-        settings: { maxUploadBytes: 80 * 1024 * 1024, maxPixels: 100_000_000, minSide: 50, allowance: { quotaBytes: 5 * 1024 ** 3, uploadsPerWindow: 120, windowSeconds: 3600 } },
+        store: { kind: 'local', dir: '.data/media' },
+        publicBaseUrl: null,
+        ffmpeg: null,
+        settings: { maxUploadBytes: 80 * 1024 * 1024, maxVideoBytes: 512 * 1024 * 1024, maxDocumentBytes: 80 * 1024 * 1024, maxPixels: 100_000_000, minSide: 50, allowance: { quotaBytes: 5 * 1024 ** 3, uploadsPerWindow: 120, windowSeconds: 3600 } },
       },
       mediaWorkerConcurrency: 2,
       guideCacheMb: 64,
@@ -150,7 +152,7 @@ describe('loadConfig', () => {
   });
 
   it('stores media in a folder under DATA_DIR unless MEDIA_* say otherwise', () => {
-    expect(loadConfig({ DATA_DIR: '/var/lib/repair' }).media.store).toEqual({ kind: 'local', dir: '/var/lib/repair/media', publicBaseUrl: null });
+    expect(loadConfig({ DATA_DIR: '/var/lib/repair' }).media.store).toEqual({ kind: 'local', dir: '/var/lib/repair/media' });
     const s3 = loadConfig({ MEDIA_STORE: 's3', MEDIA_S3_BUCKET: 'media', MEDIA_S3_ENDPOINT: 'http://minio:9000' }).media.store;
     expect(s3).toMatchObject({ kind: 's3', bucket: 'media', endpoint: 'http://minio:9000', forcePathStyle: true });
     expect(loadConfig({ MEDIA_MAX_UPLOAD_BYTES: '2048' }).media.settings.maxUploadBytes).toBe(2048);

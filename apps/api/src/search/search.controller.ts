@@ -36,7 +36,7 @@ export class SearchController {
   @Endpoint({
     summary: 'Type-ahead suggestions: guides and pages with words starting with each word typed',
     description:
-      'At most 10 results shared between `doctypes` (comma-separated: `guide`, `topic` (= `device`, `category`: category pages), `item`, `question` (= `post`), `all` (= topic and guide, the default)), ' +
+      'At most 10 results shared between `doctypes` (comma- or pipe-separated: `guide`, `topic` (= `device`, `category`: category pages), `item`, `question` (= `post`), `all` (= topic and guide, the default)), ' +
       'grouped in the order asked. Unknown doctypes are ignored; none valid is a 400. `guideid:<n>` answers that guide when it is public; a blank query answers no results.',
     errors: [400],
   })

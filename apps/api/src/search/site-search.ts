@@ -58,13 +58,13 @@ const DOCTYPES: Record<string, readonly Doctype[]> = {
 };
 
 /**
- * `doctypes` of `/suggest`, in the order asked, without repeats: `device` and `category` mean
+ * `doctypes` of `/suggest` (comma- or pipe-separated), in the order asked, without repeats: `device` and `category` mean
  * `topic` (CATEGORY pages), `post` means `question`, `all` means topic and guide (also the default).
  * Unknown values are ignored; a list with no known value is a 400.
  */
 export function doctypesOf(raw: readonly string[] | undefined): Doctype[] {
   if (!raw?.length) return [...DOCTYPES['all']!];
-  const doctypes = [...new Set(raw.flatMap((value) => DOCTYPES[value.toLowerCase()] ?? []))];
+  const doctypes = [...new Set(raw.flatMap((value) => value.split('|')).flatMap((value) => DOCTYPES[value.trim().toLowerCase()] ?? []))];
   if (!doctypes.length) throw new InvalidParameterError(`Parameter 'doctypes' has no valid value: use ${Object.keys(DOCTYPES).join(', ')}`);
   return doctypes;
 }

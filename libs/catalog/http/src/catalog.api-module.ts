@@ -5,6 +5,8 @@ import {
   DeleteWiki,
   EditWiki,
   RevertWiki,
+  WikiHistory,
+  CompareWikiRevisions,
   StaleWikiRevisionError,
   TagWiki,
   ViewWiki,
@@ -14,11 +16,14 @@ import {
   WikiTags,
   type WikiDeps,
 } from '@rc/catalog-domain';
-import { MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
+import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
+import { WikiHistoryController } from './wiki-history.controller.js';
+import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 
@@ -36,7 +41,7 @@ export interface CategoryGuidesBinding {
   readonly provider: Provider;
 }
 
-/** The catalog context's HTTP adapter: categories and wiki pages. */
+/** The catalog context's HTTP adapter: categories and wiki pages; it provides the published WikiDirectory and PageTags to every module. */
 @Module({})
 export class CatalogApiModule implements OnModuleInit {
   constructor(
@@ -49,12 +54,15 @@ export class CatalogApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: CatalogApiModule,
+      global: true,
       imports: categoryGuides.imports,
-      controllers: [CatalogController],
+      controllers: [CatalogController, WikiHistoryController],
       providers: [
         factory(WikiRepository, (orm: MikroORM) => new MikroOrmWikiRepository(em(orm)), [MikroORM]),
         factory(WikiQueries, (orm: MikroORM) => new MikroOrmWikiQueries(em(orm)), [MikroORM]),
         factory(WikiTags, (orm: MikroORM) => new MikroOrmWikiTags(em(orm)), [MikroORM]),
+        factory(WikiDirectory, (queries: WikiQueries) => new CatalogWikiDirectory(queries, settings.publicBaseUrl), [WikiQueries]),
+        factory(PageTags, (orm: MikroORM) => new MikroOrmPageTags(em(orm)), [MikroORM]),
         factory(
           CategoryTreeCache,
           (orm: MikroORM, queries: WikiQueries) => {
@@ -70,6 +78,8 @@ export class CatalogApiModule implements OnModuleInit {
         { provide: DEPS, inject: [WikiRepository, WikiImages, Clock, UnitOfWork], useFactory: (wikis: WikiRepository, images: WikiImages, clock: Clock, uow: UnitOfWork): WikiDeps => ({ wikis, images, clock, uow }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
+        factory(WikiHistory, (w: WikiRepository) => new WikiHistory(w), [WikiRepository]),
+        factory(CompareWikiRevisions, (w: WikiRepository) => new CompareWikiRevisions(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
         categoryGuides.provider,
         factory(
@@ -78,7 +88,7 @@ export class CatalogApiModule implements OnModuleInit {
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages],
         ),
       ],
-      exports: [WikiReader],
+      exports: [WikiReader, WikiDirectory, PageTags],
     };
   }
 

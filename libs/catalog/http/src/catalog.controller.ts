@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import {
   CreateWiki,
   DeleteWiki,
+  InvalidWikiError,
   EditWiki,
   namespaceOf,
   RevertWiki,
@@ -16,20 +17,32 @@ import {
 import type { Request } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, timestamp, wantsPretty } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
-import { buildTree, switchedOn, withGuidesInSubtree } from './category-tree.js';
+import { buildOrderedTree, buildTree, switchedOn, withGuidesInSubtree } from './category-tree.js';
+import {
+  CATEGORY_TREE,
+  CategoryOrderNodeResponseDto,
+  CategoryTreeWithTitlesResponseDto,
+  LegacyCategoryResponseDto,
+  MaintenanceResponseDto,
+  WikiFlagResponseDto,
+  WikiResponseDto,
+  WikiSummaryResponseDto,
+} from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 
 type Query = Record<string, unknown>;
 
 const editorOf = (p: Caller | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
-const WIKI = { description: 'The full wiki page (reference §3.10)', schema: { type: 'object', additionalProperties: true } };
+const WIKI = { description: 'The full wiki page (reference §3.10)', type: WikiResponseDto };
+const DISPLAYS = ['objects', 'leaves', 'hierarchy', 'hierarchyOrder'];
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current page' };
 
 @ApiTags('Categories and wikis')
+@ApiExtraModels(WikiFlagResponseDto, CategoryTreeWithTitlesResponseDto, CategoryOrderNodeResponseDto, WikiSummaryResponseDto, WikiResponseDto)
 @Controller()
 export class CatalogController {
   constructor(
@@ -51,7 +64,8 @@ export class CatalogController {
     description:
       '`withDisplayTitles` answers `{hierarchy, display_titles}`; `requireGuides` leaves out the categories with no public guide in their subtree (`requireGuides=0` or `false` is off); `includeStubs` is accepted.',
   })
-  @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiQuery({ name: 'requireGuides', required: false }) @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiQuery({ name: 'requireGuides', required: false })
+  @ApiOkResponse({ description: 'The tree, or `{hierarchy, display_titles}` with `withDisplayTitles`', schema: { oneOf: [CATEGORY_TREE, { $ref: getSchemaPath(CategoryTreeWithTitlesResponseDto) }] } })
   async categories(@Query() query: Query, @Req() req: Request) {
     const withDisplayTitles = flag(query, 'withDisplayTitles');
     const body = (nodes: readonly CategoryNode[]) => {
@@ -75,23 +89,54 @@ export class CatalogController {
   }
 
   @Get('categories/:name')
-  @CategoryXml({ type: 'object', additionalProperties: true }, [404])
+  @CategoryXml(LegacyCategoryResponseDto, [404])
   @Endpoint({ summary: 'A category in the legacy shape (reference §3.9), with its guides', errors: [404], notFound: 'Wiki not found' })
   @ApiParam({ name: 'name' })
   category(@Param('name') name: string, @CurrentPrincipal() viewer: Caller | null) {
     return this.reader.legacyCategory(name, viewer);
   }
 
+  @Get('wikis/maintenance/CATEGORY/:title')
+  @Endpoint({
+    summary: "A category's maintenance schedules",
+    description: "The page's own schedules or, when it has none, those of its closest ancestor that has some (named by `inheritedFrom`); none anywhere: `[]`. `langid`: a two-letter code, anything else reads as `en`.",
+    errors: [404],
+    notFound: 'Wiki not found',
+  })
+  @ApiQuery({ name: 'langid', required: false, example: 'en' }) @ApiOkResponse({ type: MaintenanceResponseDto })
+  async maintenance(@Param('title') title: string, @Query() query: Query) {
+    const page = await this.view.execute({ namespace: 'CATEGORY', title });
+    const found = await this.queries.maintenance(page.id);
+    const langid = typeof query['langid'] === 'string' && /^[a-z]{2}$/.test(query['langid']) ? query['langid'] : 'en';
+    return {
+      schedules: found?.schedules ?? [],
+      inheritedFrom: found && found.title !== page.state.title ? found.title : null,
+      langid,
+      revisionid: found?.revisionid ?? page.state.revisionid,
+    };
+  }
+
   @Get('wikis/:namespace')
-  @Endpoint({ summary: 'Pages of a namespace', description: '`display`: objects (default), leaves, hierarchy (CATEGORY: the nested tree); `modifiedSince`; paging.', errors: [400, 404], notFound: 'Wiki not found' })
-  @ApiQuery({ name: 'display', required: false, enum: ['objects', 'leaves', 'hierarchy'] }) @ApiOkResponse({ schema: { type: 'array', items: { type: 'object' } } })
+  @Endpoint({
+    summary: 'Pages of a namespace',
+    description:
+      '`display`: objects (default), leaves, hierarchy (CATEGORY: the nested tree), hierarchyOrder (CATEGORY: ordered `{title, display_title, children}` nodes); `modifiedSince`; paging. USER pages are titled by user id, TEAM pages by team id.',
+    errors: [400, 404],
+    notFound: 'Wiki not found',
+  })
+  @ApiQuery({ name: 'display', required: false, enum: DISPLAYS })
+  @ApiOkResponse({
+    description: 'WikiSummary items; the tree with display=hierarchy; ordered nodes with display=hierarchyOrder',
+    schema: { oneOf: [{ type: 'array', items: { $ref: getSchemaPath(WikiSummaryResponseDto) } }, CATEGORY_TREE, { type: 'array', items: { $ref: getSchemaPath(CategoryOrderNodeResponseDto) } }] },
+  })
   async list(@Param('namespace') raw: string, @Query() query: Query) {
     const namespace = namespaceOf(raw);
     const display = typeof query['display'] === 'string' ? query['display'] : 'objects';
-    if (!['objects', 'leaves', 'hierarchy'].includes(display)) throw new InvalidParameterError("Parameter 'display' must be objects, leaves or hierarchy");
-    if (display === 'hierarchy') {
-      if (namespace !== 'CATEGORY') throw new InvalidParameterError("display=hierarchy is for the CATEGORY namespace");
-      return buildTree(await this.queries.categoryTree());
+    if (!DISPLAYS.includes(display)) throw new InvalidParameterError("Parameter 'display' must be objects, leaves, hierarchy or hierarchyOrder");
+    if (display.startsWith('hierarchy')) {
+      if (namespace !== 'CATEGORY') throw new InvalidParameterError(`display=${display} is for the CATEGORY namespace`);
+      const nodes = await this.queries.categoryTree();
+      return display === 'hierarchy' ? buildTree(nodes) : buildOrderedTree(nodes);
     }
     const pages = await this.queries.list(namespace, parsePage(query), { modifiedSince: timestamp(query, 'modifiedSince'), leavesOnly: display === 'leaves' });
     return this.reader.summaries(pages);
@@ -107,32 +152,41 @@ export class CatalogController {
 
   @Post('wikis')
   @HttpCode(201)
-  @Endpoint({ summary: 'Create a page (Admin)', description: 'A title already used in the namespace is a 422.', admin: true, errors: [422] })
+  @Endpoint({
+    summary: 'Create a page (Admin)',
+    description:
+      'A title already used in the namespace is a 422. A USER page is titled by the id of an existing user, a TEAM page by a team id. Fields of another namespace (`repairability_score`, `documents`, `maintenance_schedule` of CATEGORY pages, `suppliers` of ITEM pages) are a 422 unless empty.',
+    admin: true,
+    errors: [422],
+  })
   @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
-  async createPage(@Body() body: WikiCreateDto, @CurrentPrincipal() principal: Caller) {
-    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body }), principal);
+  async createPage(@Body() body: WikiCreateDto, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
+    if (typeof body.namespace === 'string' && body.namespace.toUpperCase() === 'USER' && typeof body.title === 'string' && /^[1-9]\d{0,9}$/.test(body.title.trim()) && !(await this.reader.userExists(Number(body.title)))) {
+      throw new InvalidWikiError([{ field: 'title', message: `no user ${body.title.trim()}` }]);
+    }
+    return this.reader.present(await this.create.execute({ editor: editorOf(principal), fields: body, ...changeNoteOf(query, body) }), principal);
   }
 
   @Patch('wikis/:namespace/:title')
-  @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
+  @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
   @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
   async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller) {
-    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body });
+    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(page, principal);
   }
 
   @Delete('wikis/:namespace/:title')
   @HttpCode(204)
-  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
-  @ApiQuery(REVISION) @ApiNoContentResponse({ description: 'Deleted' })
+  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
   async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
-    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query) });
+    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), ...changeNoteOf(query) });
   }
 
   @Post('wikis/:namespace/:title/revert')
   @HttpCode(200)
-  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WIKI.schema })
-  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiOkResponse(WIKI)
+  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
+  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
   async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const page = await this.revert.execute({
       editor: editorOf(principal),
@@ -140,6 +194,7 @@ export class CatalogController {
       title,
       revisionid: requiredRevision(query),
       toRevisionid: requiredRevision(query, 'to_revisionid'),
+      ...changeNoteOf(query),
     });
     return this.reader.present(page, principal);
   }

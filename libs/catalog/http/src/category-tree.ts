@@ -21,6 +21,21 @@ export function buildTree(nodes: readonly CategoryNode[]): Tree {
   return Object.fromEntries(roots.map((r) => [r.title, build(r.id, 1)]));
 }
 
+export interface OrderedNode {
+  readonly title: string;
+  readonly display_title: string;
+  readonly children: OrderedNode[];
+}
+
+/** `display=hierarchyOrder`: the same tree as ordered `{title, display_title, children}` nodes (`nodes` come ordered by title). */
+export function buildOrderedTree(nodes: readonly CategoryNode[]): OrderedNode[] {
+  const live = new Set(nodes.map((n) => n.id));
+  const made = new Map<number, OrderedNode>(nodes.map((n) => [n.id, { title: n.title, display_title: n.displayTitle, children: [] }]));
+  const roots: OrderedNode[] = [];
+  for (const n of nodes) (n.parentId !== null && live.has(n.parentId) ? made.get(n.parentId)!.children : roots).push(made.get(n.id)!);
+  return roots;
+}
+
 /**
  * `requireGuides`: the categories that hold a public guide, or have one somewhere below them
  * (`withGuides` are the titles of categories holding one). Every kept category keeps its

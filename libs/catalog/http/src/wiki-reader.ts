@@ -1,5 +1,5 @@
 import { ViewWiki, WikiImages, WikiQueries, WikiTags, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
-import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
+import { unknownUserSummary, type Caller, type UserSummaries, type UserSummary } from '@rc/identity-contracts';
 import type { ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
 import { presentWiki, presentWikiSummary, wikiImageIds } from './wiki.presenter.js';
@@ -94,6 +94,18 @@ export class WikiReader {
       },
       { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, images },
     );
+  }
+
+  /** These users as UserSummary objects (with their standing), in one lookup; a placeholder for a gone account. */
+  async authors(userIds: readonly number[]): Promise<(userId: number) => UserSummary> {
+    const ids = [...new Set(userIds)];
+    const users = ids.length ? await this.users.of(ids, { standings: true }) : new Map<number, UserSummary>();
+    return (id) => users.get(id) ?? unknownUserSummary(id, this.config.publicBaseUrl);
+  }
+
+  /** Whether `userId` names an active account (a USER page is titled by one). */
+  async userExists(userId: number): Promise<boolean> {
+    return (await this.users.of([userId], { standings: false })).has(userId);
   }
 
   async summaries(pages: readonly WikiSummaryView[]) {

@@ -7,7 +7,8 @@ import type { CategoryItem, CategoryItems } from './wiki-reader.js';
 
 export function wikiUrl(namespace: string, title: string, baseUrl: string): string {
   const path = encodeURIComponent(title.replace(/ /g, '_'));
-  return namespace === 'CATEGORY' ? `${baseUrl}/Device/${path}` : `${baseUrl}/Wiki/${path}`;
+  const folder = { CATEGORY: 'Device', USER: 'User', TEAM: 'Team' }[namespace] ?? 'Wiki';
+  return `${baseUrl}/${folder}/${path}`;
 }
 
 /** WikiSummary (reference §3.10): list items, ancestors, children. */
@@ -100,7 +101,7 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
     namespace: s.namespace,
     title: s.title,
     display_title: s.displayTitle,
-    page_title: s.displayTitle,
+    page_title: s.details.pageTitle ?? s.displayTitle,
     revisionid: s.revisionid,
     modified_date: toUnixSeconds(s.modifiedAt),
     created_date: toUnixSeconds(s.createdAt),
@@ -119,6 +120,9 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
     linked_wikis: [],
     related_wikis: extra.related.map((r) => presentWikiSummary(r, ctx.baseUrl, ctx.images)),
     can_edit: extra.canEdit,
+    source_revisionid: s.details.sourceRevisionid,
+    table_of_contents: s.details.tableOfContents,
+    ...(s.namespace === 'ITEM' ? { suppliers: s.details.suppliers.map((row) => ({ ...row })) } : {}),
     ...(category
       ? {
           ancestors: extra.ancestors.map((a) => presentWikiSummary(a, ctx.baseUrl, ctx.images)),
@@ -128,14 +132,14 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
           featured_guides: extra.featuredGuides,
           category_lists: {},
           category_info: {},
-          documents: [],
+          documents: s.details.documentIds.map((documentid) => ({ documentid })),
           diagrams: [],
           parts: { url: `${ctx.baseUrl}/Parts/${slug(s.title)}`, categories: extra.items.parts.map(presentCategoryPart) },
           tools: extra.items.tools.map(presentCategoryTool),
-          repairability_score: null,
+          repairability_score: s.details.repairabilityScore,
           solutions_url: `${ctx.baseUrl}/Answers/Device/${slug(s.title)}`,
           is_troubleshooting: false,
-          maintenance_schedule: [],
+          maintenance_schedule: s.details.maintenanceSchedule,
         }
       : {}),
   };

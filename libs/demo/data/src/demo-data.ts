@@ -70,6 +70,9 @@ async function loadContent(app: INestApplicationContext): Promise<{ categories: 
   await loadCategories(app, { userId: admin.id, isAdmin: true }, pictures);
   const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } }, pictures);
   await loadDemoTeams(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId });
+  // Loaded here, not by what imports this library for its migration (see demo-pictures.ts).
+  const { loadCommunityDemo } = await import('@rc/community-http');
+  await loadCommunityDemo(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId }, guides.map((g) => ({ id: g.id, title: g.state.title, isPublic: g.state.isPublic, stepIds: g.steps.map((s) => s.id) })));
   return { categories: CATEGORIES.length, guides: guides.length, images: pictures.uploaded };
 }
 

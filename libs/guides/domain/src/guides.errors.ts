@@ -75,3 +75,10 @@ export class InvalidGuideError extends RuleViolationError {
     super(violations.map((v) => v.message).join('; '), violations);
   }
 }
+
+export class GuideTeamNotFoundError extends NotFoundError {
+  readonly code = 'GUIDES.TEAM_NOT_FOUND';
+  constructor() {
+    super('Team not found');
+  }
+}

@@ -9,3 +9,5 @@ export * from './ports/guide-activity.js';
 export * from './ports/guide-queries.js';
 export * from './use-cases/guide-writes.use-cases.js';
 export * from './use-cases/view-guide.use-case.js';
+export * from './ports/team-directory.js';
+export * from './use-cases/guide-access.use-cases.js';

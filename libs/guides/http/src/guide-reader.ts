@@ -1,3 +1,4 @@
+import { commentAuthors, type GuideDiscussions, type GuideThreads } from '@rc/community-contracts';
 import { GuideImages, GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
 import type { ImageObject } from '@rc/media-contracts';
@@ -10,10 +11,14 @@ export function editorOf(principal: Caller | null): Editor | null {
 }
 
 
+/** No comments (a deployment without the community context). */
+const NO_THREADS: GuideThreads = { guides: new Map(), steps: new Map() };
+
 /**
  * Builds guide bodies for a viewer in a constant number of queries, whatever the number of steps
- * or prerequisites: the guide and its steps, the prerequisites and theirs, the authors (with
- * their standing, one batch for all of them), the marks.
+ * or prerequisites: the guide and its steps, the prerequisites and theirs, the comments on the
+ * guide and its steps (the community context's, one lookup), the authors (with their standing,
+ * one batch for all of them, comment authors included), the marks.
  */
 export class GuideReader {
   constructor(
@@ -26,6 +31,8 @@ export class GuideReader {
     private readonly config: { readonly publicBaseUrl: string },
     /** The images guides show, as the media context has them: one lookup per body or list. */
     private readonly images: GuideImages,
+    /** The comments bodies show (the community context publishes them); none when absent. */
+    private readonly discussions: GuideDiscussions | null = null,
   ) {}
 
   /** The guide as the viewer may see it now (the domain's visibility rules apply). */
@@ -33,24 +40,26 @@ export class GuideReader {
     return this.view.execute({ viewer: editorOf(viewer), guideId });
   }
 
-  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean }) {
+  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean; stepComments?: boolean }) {
     const guide = await this.view.execute({ viewer: editorOf(viewer), guideId, revisionid: options.revisionid });
-    return this.present(guide, viewer, options.inlinePrerequisites);
+    return this.present(guide, viewer, options.inlinePrerequisites, options.stepComments);
   }
 
   /** The body of a write response: the guide as it now is, without inlined prerequisite steps. */
-  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false) {
+  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false, stepComments = false) {
     const editor = editorOf(viewer);
     const { visible, inlined } = await this.prerequisitesOf(guide, editor, inlinePrerequisites);
+    const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
-      this.context([guide.state.authorId, ...visible.map((p) => p.authorId)], { standings: true, images: this.shownBy([guide, ...inlined], visible) }),
+      this.context([guide.state.authorId, ...visible.map((p) => p.authorId), ...threadAuthors(threads)], { standings: true, images: this.shownBy([guide, ...inlined], visible) }),
       viewer ? this.queries.marksOf(viewer.userId, [guide.id]) : null,
     ]);
     return presentGuide(guide, ctx, {
       prerequisites: visible,
       inlined,
-      viewer: { canEdit: guide.canEdit(editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
+      viewer: { canEdit: await this.view.canEdit(guide, editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
+      comments: { threads, stepComments },
     });
   }
 
@@ -61,8 +70,8 @@ export class GuideReader {
   async anonymousTemplate(guideId: GuideId, inlinePrerequisites: boolean): Promise<BodyTemplate> {
     const guide = await this.view.execute({ viewer: null, guideId });
     const prerequisites = await this.prerequisitesOf(guide, null, inlinePrerequisites);
-    const images = await this.imagesOf(this.shownBy([guide, ...prerequisites.inlined], prerequisites.visible));
-    return this.templateOf(guide, prerequisites, images);
+    const [images, threads] = await Promise.all([this.imagesOf(this.shownBy([guide, ...prerequisites.inlined], prerequisites.visible)), this.threadsOf([guide], prerequisites.inlined)]);
+    return this.templateOf(guide, prerequisites, images, threads);
   }
 
   /**
@@ -75,11 +84,11 @@ export class GuideReader {
     const visibleOf = (g: Guide) => g.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []).filter((p) => p.isPublic);
     const inlinedIds = inlinePrerequisites ? [...new Set(guides.flatMap((g) => visibleOf(g).map((p) => p.guideid)))] : [];
     const inlined = new Map((inlinedIds.length ? await this.guides.findMany(inlinedIds) : []).map((g) => [g.id as number, g]));
-    const images = await this.imagesOf(this.shownBy([...guides, ...inlined.values()], guides.flatMap(visibleOf)));
+    const [images, threads] = await Promise.all([this.imagesOf(this.shownBy([...guides, ...inlined.values()], guides.flatMap(visibleOf))), this.threadsOf(guides, [...inlined.values()])]);
     const out = new Map<GuideId, BodyTemplate>();
     for (const guide of guides) {
       const visible = visibleOf(guide);
-      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, images));
+      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, images, threads));
     }
     return out;
   }
@@ -90,9 +99,16 @@ export class GuideReader {
     return new Map(userIds.map((id) => [id, { summary: presentAuthor(id, ctx), username: authorName(id, ctx) }]));
   }
 
+  /** These users as bodies embed them (UserSummary, with their standing), in one lookup: a placeholder for a gone account. */
+  async authors(userIds: readonly number[]): Promise<(userId: number) => UserSummary> {
+    const ctx = await this.context([...userIds], { standings: true });
+    return (id) => presentAuthor(id, ctx);
+  }
+
   async step(guide: Guide, stepId: number) {
-    const ctx = await this.context([], { images: imageIdsOf(guide) });
-    return presentStep(guide.step(stepId), guide.id, ctx);
+    const threads = this.discussions ? await this.discussions.threadsOf({ guideIds: [], stepIds: [stepId] }) : NO_THREADS;
+    const ctx = await this.context(threadAuthors(threads), { standings: true, images: imageIdsOf(guide) });
+    return presentStep(guide.step(stepId), guide.id, ctx, { threads });
   }
 
   async summaries(views: readonly GuideSummaryView[]) {
@@ -113,10 +129,17 @@ export class GuideReader {
     return { visible, inlined };
   }
 
+  /** The comments on these guides and all their steps (the inlined guides' steps too), in one lookup. */
+  private async threadsOf(guides: readonly Guide[], inlined: readonly Guide[]): Promise<GuideThreads> {
+    if (!this.discussions || !guides.length) return NO_THREADS;
+    const stepIds = [...guides, ...inlined].flatMap((g) => g.steps.map((step) => step.id));
+    return this.discussions.threadsOf({ guideIds: guides.map((g) => g.id), stepIds });
+  }
+
   /** The anonymous body with placeholders for users: nothing in it depends on the (empty) authors. */
-  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }, images: ReadonlyMap<number, ImageObject>): BodyTemplate {
+  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }, images: ReadonlyMap<number, ImageObject>, threads: GuideThreads): BodyTemplate {
     const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map(), images };
-    return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false } }));
+    return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false }, comments: { threads } }));
   }
 
   /**
@@ -142,4 +165,9 @@ export class GuideReader {
     const unique = [...new Set(ids)];
     return unique.length ? this.images.objects(unique) : new Map();
   }
+}
+
+/** The authors of every comment in these threads. */
+function threadAuthors(threads: GuideThreads): number[] {
+  return commentAuthors([...threads.guides.values(), ...threads.steps.values()].flat());
 }

@@ -4,6 +4,11 @@ import {
   AddStep,
   CategoryDirectory,
   GuideImages,
+  ChangeGuideAccess,
+  GuideHistory,
+  RevertGuide,
+  TeamDirectory,
+  ViewGuideAccess,
   CreateGuide,
   DeleteGuide,
   EditGuide,
@@ -30,13 +35,16 @@ import {
   MikroOrmGuideMarks,
   MikroOrmGuideQueries,
   MikroOrmGuideRepository,
+  MikroOrmGuideTagUses,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
+import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
+import { GuidesForCommunity } from './community-guides.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
 import { PgGuideBodyStore } from './guide-body-store.js';
@@ -47,7 +55,10 @@ import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js
 import { GuideVersions } from './guide-versions.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
+import { GuideHistoryController } from './guide-history.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
+import { SiteController, SiteSettings } from './site.controller.js';
+import { TagsController } from './tags.controller.js';
 
 const WRITE_DEPS = Symbol('GuideWriteDeps');
 
@@ -58,6 +69,8 @@ export interface GuidesSettings {
   readonly renderer: WikiRenderer;
   /** The database in use: guide versions are looked up and listened to on connections of their own. */
   readonly databaseUrl: string;
+  /** Whether anyone may register (shown by the site's settings). */
+  readonly publicRegistration: boolean;
   /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
   readonly guideCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
@@ -67,7 +80,7 @@ export interface GuidesSettings {
 }
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
-const writeUseCases: DepsUseCase[] = [CreateGuide, EditGuide, SetGuidePublic, DeleteGuide, AddStep, EditStep, RemoveStep, ReorderSteps];
+const writeUseCases: DepsUseCase[] = [CreateGuide, EditGuide, SetGuidePublic, DeleteGuide, AddStep, EditStep, RemoveStep, ReorderSteps, RevertGuide];
 
 /** The guides context's HTTP adapter. */
 @Module({})
@@ -81,9 +94,12 @@ export class GuidesApiModule implements OnModuleInit {
     const em = (orm: MikroORM) => orm.em;
     return {
       module: GuidesApiModule,
-      controllers: [GuidesController, UserGuidesController],
+      // The app provides TeamDirectory (guides-domain) and GuideTeamBodies: the teams context answers them.
+      controllers: [GuidesController, GuideHistoryController, UserGuidesController, SiteController, TagsController],
       providers: [
+        { provide: SiteSettings, useValue: { publicBaseUrl: settings.publicBaseUrl, publicRegistration: settings.publicRegistration } },
         factory(GuideRepository, (orm: MikroORM) => new MikroOrmGuideRepository(em(orm)), [MikroORM]),
+        factory(MikroOrmGuideTagUses, (orm: MikroORM) => new MikroOrmGuideTagUses(em(orm)), [MikroORM]),
         factory(GuideQueries, (orm: MikroORM) => new MikroOrmGuideQueries(em(orm)), [MikroORM]),
         factory(GuideMarks, (orm: MikroORM) => new MikroOrmGuideMarks(em(orm)), [MikroORM]),
         factory(GuideTags, (orm: MikroORM) => new MikroOrmGuideTags(em(orm)), [MikroORM]),
@@ -92,28 +108,37 @@ export class GuidesApiModule implements OnModuleInit {
         {
           provide: WRITE_DEPS,
           // GuideImages: bound by the application to the media context's published images.
-          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, Clock, UnitOfWork],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork): GuideWriteDeps => ({
+          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, Clock, UnitOfWork, TeamDirectory],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
             guides,
             categories,
             images,
             outbox,
             clock,
             uow,
+            teams,
           }),
         },
         ...writeUseCases.map((UseCase) => ({ provide: UseCase, inject: [WRITE_DEPS], useFactory: (deps: GuideWriteDeps) => new UseCase(deps) })),
-        factory(ViewGuide, (g: GuideRepository) => new ViewGuide(g), [GuideRepository]),
+        factory(ViewGuide, (g: GuideRepository, t: TeamDirectory) => new ViewGuide(g, t), [GuideRepository, TeamDirectory]),
+        factory(GuideHistory, (v: ViewGuide, g: GuideRepository) => new GuideHistory(v, g), [ViewGuide, GuideRepository]),
+        factory(ViewGuideAccess, (v: ViewGuide) => new ViewGuideAccess(v), [ViewGuide]),
+        factory(ChangeGuideAccess, (g: GuideRepository, t: TeamDirectory, w: UnitOfWork) => new ChangeGuideAccess(g, t, w), [GuideRepository, TeamDirectory, UnitOfWork]),
         factory(
           MarkGuide,
-          (g: GuideRepository, m: GuideMarks, o: GuideEventOutbox, c: Clock, w: UnitOfWork) => new MarkGuide(g, m, o, c, w),
-          [GuideRepository, GuideMarks, GuideEventOutbox, Clock, UnitOfWork],
+          (g: GuideRepository, m: GuideMarks, o: GuideEventOutbox, c: Clock, w: UnitOfWork, t: TeamDirectory) => new MarkGuide(g, m, o, c, w, t),
+          [GuideRepository, GuideMarks, GuideEventOutbox, Clock, UnitOfWork, TeamDirectory],
         ),
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages) => new GuideReader(v, g, q, u, settings.renderer, settings, i),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }],
+        ),
+        factory(
+          CommunityGuides,
+          (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
+          [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),
@@ -147,7 +172,7 @@ export class GuidesApiModule implements OnModuleInit {
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM],
         ),
       ],
-      exports: [GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [CommunityGuides, GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

@@ -21,7 +21,7 @@ import {
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
@@ -94,20 +94,22 @@ export class GuidesController {
   @GuideXml(GuideResponseDto, [400, 403, 404])
   @Endpoint({
     summary: 'One guide',
-    description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (author and Admins). A private guide is 403 for others.',
+    description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (anyone for a public guide; for a private one, those who may see it). A private guide is 403 for others.',
     errors: [400, 403, 404], notFound: 'Guide not found',
   })
   @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
+  @ApiQuery({ name: 'stepComments', required: false, description: 'Presence flag: each step shows at most 20 top-level comments and its `comment_count`' })
   async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const guideId = guideIdOf(raw);
     const revisionid = optionalId(query, 'revisionid');
     const inlinePrerequisites = !flag(query, 'excludePrerequisiteSteps');
+    const stepComments = flag(query, 'stepComments');
     // Anonymous JSON reads of the current revision: cached, with an ETag (see PublicGuideBodies).
-    if (viewer === null && revisionid === undefined && !wantsXml(req) && !wantsPretty(req)) {
+    if (viewer === null && revisionid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
       const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
       if (body) return body;
     }
-    return this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites });
+    return this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments });
   }
 
   @Post()
@@ -116,18 +118,18 @@ export class GuidesController {
   @ApiBody({ type: GuideWriteDto })
   @ApiCreatedResponse(GUIDE_BODY)
   async createGuide(@Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller) {
-    const guide = await this.create.execute({ editor: editorOf(principal)!, fields: body });
+    const guide = await this.create.execute({ editor: editorOf(principal)!, fields: body, ...changeNoteOf({}, body) });
     return this.reader.present(guide, principal);
   }
 
   @Patch(':guideid')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: 'Edit a guide (author or Admin)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
+  @Endpoint({ summary: 'Edit a guide (author, collaborators, team members, Admins)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION) @ApiBody({ type: GuideWriteDto })
   @ApiOkResponse(GUIDE_BODY)
   async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller) {
     const guideId = guideIdOf(raw);
-    const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: requiredRevision(query), fields: body });
+    const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: requiredRevision(query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(guide, principal);
   }
 
@@ -135,16 +137,16 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
-    await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query) });
+    await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), ...changeNoteOf(query) });
   }
 
   @Put(':guideid/public')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, true);
   }
@@ -152,7 +154,7 @@ export class GuidesController {
   @Delete(':guideid/public')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.visibility(raw, query, principal, false);
   }
@@ -163,7 +165,7 @@ export class GuidesController {
   @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiBody({ type: StepWriteDto }) @ApiCreatedResponse(GUIDE_BODY)
   async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Caller) {
-    const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body });
+    const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body, ...changeNoteOf(query, body) });
     return this.reader.present(guide, principal);
   }
 
@@ -174,7 +176,7 @@ export class GuidesController {
   @ApiQuery(REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
   async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Caller) {
     const stepId = stepIdOf(rawStep);
-    const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body });
+    const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body, ...changeNoteOf(query, body) });
     return this.reader.step(guide, stepId);
   }
 
@@ -182,9 +184,9 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @IdParam('stepid', 'The step id')
   @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
-  @ApiQuery(REVISION) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
-    const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query) });
+    const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query), ...changeNoteOf(query) });
     return this.reader.present(guide, principal);
   }
 
@@ -193,7 +195,7 @@ export class GuidesController {
   @Endpoint({ summary: 'Reorder the steps', description: '`stepids` must list every step once.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
   @ApiQuery(REVISION) @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
   async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Caller) {
-    const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), stepids: body.stepids });
+    const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), stepids: body.stepids, ...changeNoteOf(query, body) });
     return this.reader.present(guide, principal);
   }
 
@@ -250,7 +252,7 @@ export class GuidesController {
   }
 
   private async visibility(raw: string, query: Query, principal: Caller, isPublic: boolean) {
-    const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), isPublic });
+    const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), isPublic, ...changeNoteOf(query) });
     return this.reader.present(guide, principal);
   }
 }

@@ -13,6 +13,9 @@ import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.reposito
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox } from './repositories/mikro-orm-guide-activity.js';
 import { PgGuideImagesInContent } from './repositories/pg-guide-images-in-content.js';
 
+/** No teams: these tests share guides with users only. */
+const NO_TEAMS = { teamIdsOf: async () => [], exists: async () => false } as unknown as GuideWriteDeps['teams'];
+
 /** The guides as content showing images, for the media context: which images they use, to whom, and what a change to an image does. */
 describe('guides as content showing images (PostgreSQL)', () => {
   let db: TestOrm;
@@ -28,7 +31,7 @@ describe('guides as content showing images (PostgreSQL)', () => {
     em = db.orm.em as EntityManager;
     const images = new InMemoryGuideImages();
     images.add(author.userId, 101, 102, 103, 104);
-    deps = { guides: new MikroOrmGuideRepository(em), categories: new CatalogCategoryDirectory(em), images, outbox: new MikroOrmGuideEventOutbox(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em) };
+    deps = { guides: new MikroOrmGuideRepository(em), categories: new CatalogCategoryDirectory(em), images, outbox: new MikroOrmGuideEventOutbox(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), teams: NO_TEAMS };
     content = new PgGuideImagesInContent(em);
     await em.fork().execute(`CREATE TABLE wiki_pages (namespace varchar(16), title varchar(255), deleted_at timestamptz)`);
     await em.fork().execute(`INSERT INTO wiki_pages VALUES ('CATEGORY', 'iPhone 12', NULL)`);

@@ -22,6 +22,9 @@ import { guidesSchemas, guidesTables } from './schemas/guides.schemas.js';
 import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.repository.js';
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox } from './repositories/mikro-orm-guide-activity.js';
 
+/** No teams: these tests share guides with users only. */
+const NO_TEAMS = { teamIdsOf: async () => [], exists: async () => false } as unknown as GuideWriteDeps['teams'];
+
 /** Writes store what changed and nothing else, in few statements, and stay correct under concurrency. */
 describe('guide writes (PostgreSQL)', () => {
   let db: TestOrm;
@@ -37,7 +40,7 @@ describe('guide writes (PostgreSQL)', () => {
     db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations, onQuery: (sql) => statements.push(sql) });
     em = db.orm.em as EntityManager;
     repo = new MikroOrmGuideRepository(em);
-    deps = { guides: repo, categories: new CatalogCategoryDirectory(em), images: new InMemoryGuideImages(), outbox: new MikroOrmGuideEventOutbox(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em) };
+    deps = { guides: repo, categories: new CatalogCategoryDirectory(em), images: new InMemoryGuideImages(), outbox: new MikroOrmGuideEventOutbox(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), teams: NO_TEAMS };
     await em.fork().execute(`CREATE TABLE wiki_pages (namespace varchar(16), title varchar(255), deleted_at timestamptz)`);
     await em.fork().execute(`INSERT INTO wiki_pages VALUES ('CATEGORY', 'iPhone 12', NULL)`);
   });

@@ -18,6 +18,9 @@ import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.reposito
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox, MikroOrmGuideMarks } from './repositories/mikro-orm-guide-activity.js';
 import { MikroOrmGuideQueries } from './repositories/mikro-orm-guide-queries.js';
 
+/** No teams: these tests share guides with users only. */
+const NO_TEAMS = { teamIdsOf: async () => [], exists: async () => false } as unknown as GuideWriteDeps['teams'];
+
 describe('guides persistence (PostgreSQL)', () => {
   let db: TestOrm;
   let em: EntityManager;
@@ -36,6 +39,7 @@ describe('guides persistence (PostgreSQL)', () => {
       outbox: new MikroOrmGuideEventOutbox(em),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
+      teams: NO_TEAMS,
     };
     // The catalog context owns wiki_pages; the guides context only reads category titles from it,
     // so this test makes just the columns that read uses (the contexts share data, not code).

@@ -12,6 +12,9 @@ import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox } from './repositori
 import { MikroOrmGuideQueries } from './repositories/mikro-orm-guide-queries.js';
 import { MAX_STEPS_TEXT_BYTES, stepsPlainText } from './repositories/steps-text.js';
 
+/** No teams: these tests share guides with users only. */
+const NO_TEAMS = { teamIdsOf: async () => [], exists: async () => false } as unknown as GuideWriteDeps['teams'];
+
 /** Queries a user can type or a client can send that must never become a database error. */
 const HOSTILE_QUERIES = [
   '',
@@ -95,6 +98,7 @@ describe('guide search (PostgreSQL full text)', () => {
       outbox: new MikroOrmGuideEventOutbox(em),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
+      teams: NO_TEAMS,
     };
     queries = new MikroOrmGuideQueries(em);
     // The catalog context owns wiki_pages; guides only read category titles from it.

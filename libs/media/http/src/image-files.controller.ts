@@ -1,33 +1,13 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { isRenditionName, MediaRepository, MediaStore, type ByteRange } from '@rc/media-domain';
+import { isRenditionName, MediaRepository, MediaStore } from '@rc/media-domain';
 import { Endpoint, sendError } from '@rc/shared-http';
 import { parseImageFile } from './media.presenter.js';
+import { sendStoredFile } from './stored-file.js';
 
 /** How long a size not made yet is worth waiting for before asking again. */
 const RETRY_AFTER_SECONDS = 2;
-
-/**
- * A Range header of one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`), clamped to the file; `null`
- * for no usable Range (the whole file is sent), `'unsatisfiable'` for one outside the file.
- */
-export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (!match[1] && !match[2])) return null;
-  if (!match[1]) {
-    const suffix = Number(match[2]);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(match[1]);
-  const end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
-}
 
 /**
  * The image files (reference §3.1 URL pattern `/igi/<guid>.<size>`): the sizes the background job
@@ -66,36 +46,6 @@ export class ImageFilesController {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       return sendError(res, 404, { message: `The ${parsed.size} size of this image is not made yet: try again shortly` });
     }
-    const key = image.renditionKey(size);
-    const head = await this.store.head(key);
-    if (!head) return sendError(res, 404, { message: 'No such image file' });
-    const etag = `"${parsed.guid}-${image.state.version}-${size}-${head.size}"`;
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.setHeader('ETag', etag);
-    res.setHeader('Last-Modified', head.modifiedAt.toUTCString());
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Content-Type', head.contentType);
-    const matches = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
-    if (matches.includes(etag) || matches.includes('*')) return void res.status(304).end();
-    const ifRange = req.headers['if-range'];
-    let range = ifRange && ifRange !== etag ? null : parseRange(req.headers.range, head.size);
-    if (range === 'unsatisfiable') {
-      res.setHeader('Content-Range', `bytes */${head.size}`);
-      return sendError(res, 416, { message: 'The range is outside the file' });
-    }
-    if (range && range.start === 0 && range.end === head.size - 1) range = null;
-    const stored = await this.store.get(key, range ?? undefined);
-    if (!stored) return sendError(res, 404, { message: 'No such image file' });
-    const { start, end } = stored.range;
-    if (range) {
-      res.status(206);
-      res.setHeader('Content-Range', `bytes ${start}-${end}/${head.size}`);
-    }
-    res.setHeader('Content-Length', String(head.size === 0 ? 0 : end - start + 1));
-    if (req.method === 'HEAD') {
-      for await (const _ of stored.body) break; // release the file
-      return void res.end();
-    }
-    await pipeline(Readable.from(stored.body), res).catch(() => res.destroy());
+    await sendStoredFile(req, res, this.store, image.renditionKey(size), { tag: `${parsed.guid}-${image.state.version}-${size}`, notFound: 'No such image file' });
   }
 }

@@ -1,4 +1,4 @@
-import { parseRange } from './image-files.controller.js';
+import { parseRange } from './stored-file.js';
 import { parseImageFile } from './media.presenter.js';
 
 describe('image file names', () => {

@@ -1,7 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import {
+  AddEmbed,
   CopyImage,
+  enqueueSweep,
   DeleteImages,
   GetDocument,
   GetImage,
@@ -15,8 +17,11 @@ import {
   ListLibraryImages,
   ListVideos,
   RequestImageRotation,
+  UploadDocument,
   UploadImage,
+  UploadVideo,
   ImageProcessor,
+  VideoProcessor,
   mediaJobHandlers,
   MediaRepository,
   MediaStore,
@@ -27,7 +32,9 @@ import {
 } from '@rc/media-domain';
 import {
   createMediaStore,
+  createVideoProcessor,
   CryptoGuidSource,
+  KnownProvidersOEmbedResolver,
   FileTypeSniffer,
   MikroOrmMediaRepository,
   PgMediaUsageRegistry,
@@ -36,10 +43,12 @@ import {
   type MediaConfig,
 } from '@rc/media-infra-mikro-orm';
 import { MediaImages, type ImagesInContent } from '@rc/media-contracts';
-import { factory } from '@rc/shared-http';
+import { factory, LOGGER } from '@rc/shared-http';
 import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel';
+import type { Logger } from 'pino';
 import { MEDIA_SETTINGS } from './media-tokens.js';
 import { ImageFilesController } from './image-files.controller.js';
+import { MediaFilesController } from './media-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
 import { MediaImagesForContent } from './media-images.js';
 
@@ -49,6 +58,8 @@ import { MediaImagesForContent } from './media-images.js';
  * context knows which content uses an image and tells it when an image's files change.
  */
 export const IMAGES_IN_CONTENT = Symbol('ImagesInContent[]');
+import { CommunityImages } from '@rc/community-contracts';
+import { ImagesForCommunity } from './community-images.js';
 
 /** The dependencies of the media use cases (one set: the ORM's EntityManager resolves to the request's or the job's context). */
 export const MEDIA_DEPS = Symbol('MediaDeps');
@@ -56,6 +67,11 @@ export const MEDIA_DEPS = Symbol('MediaDeps');
 /** The handlers of the media context's background jobs; the application runs them (each in its own ORM context). */
 export abstract class MediaJobHandlers {
   abstract readonly handlers: Readonly<Record<string, JobHandler>>;
+  /**
+   * Enqueues the sweep that resumes sizes and posters whose jobs were lost (then runs every period):
+   * called by every instance once its job queue is started; duplicates are deduplicated.
+   */
+  abstract startSweep(): Promise<void>;
 }
 
 export interface MediaModuleSettings {
@@ -72,12 +88,12 @@ export interface MediaModuleSettings {
 export class MediaApiModule {
   static register(settings: MediaModuleSettings): DynamicModule {
     const { media } = settings;
-    const http: MediaHttpSettings = { publicBaseUrl: settings.publicBaseUrl, imageBase: media.store.publicBaseUrl ?? `${settings.publicBaseUrl}/api/2.0` };
+    const http: MediaHttpSettings = { publicBaseUrl: settings.publicBaseUrl, fileBase: media.publicBaseUrl ?? `${settings.publicBaseUrl}/api/2.0` };
     return {
       module: MediaApiModule,
       // Other contexts' ports are bound to MediaImages by the application.
       global: true,
-      controllers: [MediaController, ImageFilesController],
+      controllers: [MediaController, ImageFilesController, MediaFilesController],
       providers: [
         // Created at start: a local folder is made, an S3 client configured (its SDK loaded only then).
         { provide: MediaStore, useFactory: () => createMediaStore(media.store) },
@@ -91,14 +107,25 @@ export class MediaApiModule {
         },
         { provide: ImageProcessor, useValue: new SharpImageProcessor({ maxPixels: media.settings.maxPixels }) },
         { provide: MediaTypeSniffer, useValue: new FileTypeSniffer() },
+        // Found at start: MEDIA_FFMPEG_PATH, the binary the npm package ships, or ffmpeg on the PATH.
+        {
+          provide: VideoProcessor,
+          inject: [LOGGER],
+          useFactory: async (logger: Logger): Promise<VideoProcessor> => {
+            const processor = await createVideoProcessor(media.ffmpeg);
+            if (!processor.available) logger.warn({ context: 'media' }, 'No video decoder (ffmpeg): videos are kept and served without poster, duration or size');
+            return processor;
+          },
+        },
         { provide: GuidSource, useValue: new CryptoGuidSource() },
         {
           provide: MEDIA_DEPS,
-          inject: [MediaRepository, MediaStore, ImageProcessor, MediaTypeSniffer, MediaUsage, UploadAllowance, JobQueue, GuidSource, Clock, UnitOfWork],
+          inject: [MediaRepository, MediaStore, ImageProcessor, VideoProcessor, MediaTypeSniffer, MediaUsage, UploadAllowance, JobQueue, GuidSource, Clock, UnitOfWork],
           useFactory: (
             repo: MediaRepository,
             store: MediaStore,
             processor: ImageProcessor,
+            videos: VideoProcessor,
             sniffer: MediaTypeSniffer,
             usage: MediaUsage,
             allowance: UploadAllowance,
@@ -106,18 +133,29 @@ export class MediaApiModule {
             guids: GuidSource,
             clock: Clock,
             uow: UnitOfWork,
-          ): MediaDeps => ({ media: repo, store, processor, sniffer, usage, allowance, jobs, guids, clock, uow, settings: media.settings }),
+          ): MediaDeps => ({ media: repo, store, processor, videos, sniffer, usage, allowance, jobs, guids, clock, uow, settings: media.settings }),
         },
         { provide: MEDIA_SETTINGS, useValue: http },
-        ...[UploadImage, ListLibraryImages, GetImage, CopyImage, DeleteImages, RequestImageRotation, GetRotateJob, ListVideos, ListEmbeds, GetVideo, GetDocument].map((UseCase) => ({
+        ...[UploadImage, ListLibraryImages, GetImage, CopyImage, DeleteImages, RequestImageRotation, GetRotateJob, ListVideos, ListEmbeds, GetVideo, GetDocument, UploadVideo, UploadDocument].map((UseCase) => ({
           provide: UseCase,
           inject: [MEDIA_DEPS],
           useFactory: (deps: MediaDeps) => new UseCase(deps),
         })),
         factory(MediaImages, (deps: MediaDeps) => new MediaImagesForContent(new ImagesForContent(deps), http), [MEDIA_DEPS]),
-        factory(MediaJobHandlers, (deps: MediaDeps) => ({ handlers: mediaJobHandlers(() => deps) }), [MEDIA_DEPS]),
+        factory(AddEmbed, (deps: MediaDeps) => new AddEmbed({ ...deps, oembed: new KnownProvidersOEmbedResolver() }), [MEDIA_DEPS]),
+        factory(
+          MediaJobHandlers,
+          (deps: MediaDeps): MediaJobHandlers => ({
+            handlers: mediaJobHandlers(() => deps),
+            startSweep: async () => {
+              await enqueueSweep(deps);
+            },
+          }),
+          [MEDIA_DEPS],
+        ),
+        factory(CommunityImages, (repo: MediaRepository) => new ImagesForCommunity(repo), [MediaRepository]),
       ],
-      exports: [MediaJobHandlers, MediaStore, MediaImages],
+      exports: [MediaJobHandlers, MediaStore, CommunityImages, MediaImages],
     };
   }
 }

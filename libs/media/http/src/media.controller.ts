@@ -3,6 +3,7 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiParam, ApiQuery, ApiResponse, A
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import {
+  AddEmbed,
   CopyImage,
   DeleteImages,
   GetDocument,
@@ -13,18 +14,48 @@ import {
   ListEmbeds,
   ListLibraryImages,
   ListVideos,
-  MediaStore,
   parseImageIds,
   parseLibraryFilter,
   RequestImageRotation,
+  UploadDocument,
   UploadImage,
   UploadTooLargeError,
+  UploadVideo,
   type MediaViewer,
+  type OEmbedFields,
 } from '@rc/media-domain';
 import { CurrentPrincipal, Endpoint, order } from '@rc/shared-http';
 import { parsePage } from '@rc/shared-kernel';
 import { MEDIA_SETTINGS } from './media-tokens.js';
 import { presentDocument, presentEmbed, presentImageWithMetadata, presentRotateJob, presentVideo, type MediaUrls } from './media.presenter.js';
+
+const VIDEO = { description: 'Video (reference §3.13): `{videoid, objectid, guid, srcid, filename, duration (ms), width, height, image (the poster, ImageWithMetadata, or null), encodings: [{column, label, width, height, codecs, mime, format, url, always_generate}]}`' };
+const DOCUMENT = { description: 'Document (reference §3.13): `{documentid, guid, filename, title, size, document_type, download_url, view_url, edit_url, date, pages, type}`' };
+const EMBED = { description: 'Embed (reference §3.13): `{embedid, objectid, type: GuideEmbedObject, view_url, width, height, html: null, filename (the title), provider, thumbnails, date}`' };
+
+/** The `file` query parameter every raw upload requires. */
+function fileParameter(query: Query): string {
+  const file = last(query['file']);
+  if (typeof file !== 'string' || !file.trim()) throw new InvalidMediaParameterError('file (the file name) is required');
+  return file;
+}
+
+/** The Content-Length the client declared, when it did: a larger upload is refused before it is read. */
+function declaredBytes(req: Request): number | null {
+  const length = req.headers['content-length'];
+  return length && /^[0-9]{1,15}$/.test(length) ? Number(length) : null;
+}
+
+/** Runs a raw upload; a refused one closes the connection (its bytes may be unread) and a too large one is a 413. */
+async function receiving<T>(req: Request, res: Response, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!req.complete) res.setHeader('Connection', 'close');
+    if (error instanceof UploadTooLargeError) throw new PayloadTooLargeException(error.message);
+    throw error;
+  }
+}
 
 type Query = Record<string, unknown>;
 
@@ -47,7 +78,6 @@ export interface MediaHttpSettings extends MediaUrls {
 export class MediaController {
   constructor(
     @Inject(MEDIA_SETTINGS) private readonly settings: MediaHttpSettings,
-    private readonly store: MediaStore,
     private readonly uploadImage: UploadImage,
     private readonly listImages: ListLibraryImages,
     private readonly getImage: GetImage,
@@ -59,6 +89,9 @@ export class MediaController {
     private readonly listEmbeds: ListEmbeds,
     private readonly getVideo: GetVideo,
     private readonly getDocument: GetDocument,
+    private readonly uploadVideo: UploadVideo,
+    private readonly uploadDocument: UploadDocument,
+    private readonly addEmbed: AddEmbed,
   ) {}
 
   @Post('user/media/images')
@@ -79,19 +112,86 @@ export class MediaController {
   @ApiOkResponse(IMAGE_WITH_METADATA)
   @HttpCode(200)
   async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: Query, @CurrentPrincipal() caller: Caller) {
-    const file = last(query['file']);
-    if (typeof file !== 'string' || !file.trim()) throw new InvalidMediaParameterError('file (the file name) is required');
-    const length = req.headers['content-length'];
-    const declaredBytes = length && /^[0-9]{1,15}$/.test(length) ? Number(length) : null;
-    try {
-      const image = await this.uploadImage.execute({ ownerId: caller.userId, filename: file, cropToRatio: last(query['cropToRatio']) as string | undefined, body: req, declaredBytes });
-      return presentImageWithMetadata(image, this.settings);
-    } catch (error) {
-      // A refused upload may leave bytes unread: the connection is not reused for another request.
-      if (!req.complete) res.setHeader('Connection', 'close');
-      if (error instanceof UploadTooLargeError) throw new PayloadTooLargeException(error.message);
-      throw error;
-    }
+    const filename = fileParameter(query);
+    const image = await receiving(req, res, () =>
+      this.uploadImage.execute({ ownerId: caller.userId, filename, cropToRatio: last(query['cropToRatio']) as string | undefined, body: req, declaredBytes: declaredBytes(req) }),
+    );
+    return presentImageWithMetadata(image, this.settings);
+  }
+
+  @Post('user/media/videos')
+  @Endpoint({
+    summary: 'Upload a video',
+    description:
+      'The body is the raw video bytes, with any or no Content-Type. `file` names the file: its extension (mp4, m4v, webm, mov) says which ' +
+      'container the bytes must be (MP4, WebM or QuickTime; the bytes decide, and must agree). At most the configured video bytes (413 beyond). ' +
+      'The video is kept as its one encoding, as uploaded (no transcoding). Its poster (`image`), duration and size are read in the background ' +
+      'and appear in the Video object once read.',
+    token: true,
+    errors: [413, 422, 429],
+  })
+  @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. battery-swap.mp4' })
+  @ApiConsumes('application/octet-stream')
+  @ApiBody({ description: 'The video bytes', schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({ status: 201, ...VIDEO })
+  @HttpCode(201)
+  async uploadVideoFile(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: Query, @CurrentPrincipal() caller: Caller) {
+    const filename = fileParameter(query);
+    const video = await receiving(req, res, () => this.uploadVideo.execute({ ownerId: caller.userId, filename, body: req, declaredBytes: declaredBytes(req) }));
+    return presentVideo({ video, poster: null }, this.settings);
+  }
+
+  @Post('user/media/documents')
+  @Endpoint({
+    summary: 'Upload a document',
+    description:
+      'The body is the raw bytes of a PDF (told by its bytes, whatever its name), with any or no Content-Type. `file` names the file; ' +
+      '`title` defaults to the file name without `.pdf`. At most the configured document bytes (413 beyond).',
+    token: true,
+    errors: [413, 422, 429],
+  })
+  @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. service-manual.pdf' })
+  @ApiQuery({ name: 'title', required: false, description: 'Plain text, at most 255 characters' })
+  @ApiConsumes('application/octet-stream')
+  @ApiBody({ description: 'The PDF bytes', schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({ status: 201, ...DOCUMENT })
+  @HttpCode(201)
+  async uploadDocumentFile(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() query: Query, @CurrentPrincipal() caller: Caller) {
+    const filename = fileParameter(query);
+    const document = await receiving(req, res, () =>
+      this.uploadDocument.execute({ ownerId: caller.userId, filename, title: last(query['title']), body: req, declaredBytes: declaredBytes(req) }),
+    );
+    return presentDocument(document, this.settings, this.settings.publicBaseUrl);
+  }
+
+  @Post('user/media/embeds')
+  @Endpoint({
+    summary: 'Add an embed',
+    description:
+      'Body `{url}`: the page to embed (http or https), plus optional oEmbed fields (`type` video|rich|photo|link, `title`, `provider_name`, ' +
+      '`provider_url`, `author_name`, `author_url`, `width`, `height`, `thumbnail_url`). For YouTube and Vimeo pages the provider fields are ' +
+      'known from the URL; no URL is fetched, and provider HTML is never kept (`html` is null).',
+    token: true,
+    errors: [422, 429],
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['url'],
+      properties: {
+        url: { type: 'string', format: 'uri', example: 'https://vimeo.com/76979871' },
+        type: { type: 'string', enum: ['video', 'rich', 'photo', 'link'], example: 'video' },
+        title: { type: 'string', maxLength: 255, example: 'Replacing the battery' },
+        width: { type: 'integer', example: 640 },
+        height: { type: 'integer', example: 360 },
+      },
+    },
+  })
+  @ApiResponse({ status: 201, ...EMBED })
+  @HttpCode(201)
+  async addEmbedFromUrl(@Body() body: unknown, @CurrentPrincipal() caller: Caller) {
+    const { url, ...fields } = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    return presentEmbed(await this.addEmbed.execute({ ownerId: caller.userId, url, fields: fields as OEmbedFields }));
   }
 
   @Get('user/media/images')
@@ -164,10 +264,10 @@ export class MediaController {
   @Get('user/media/videos')
   @Endpoint({ summary: "The caller's videos", description: 'By id (`order` ASC or DESC), paged.', token: true })
   @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
-  @ApiOkResponse({ description: 'Video objects (reference §3.13)' })
+  @ApiOkResponse({ ...VIDEO, isArray: true })
   async videos(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
     const videos = await this.listVideos.execute({ ownerId: caller.userId, order: order(query), page: parsePage(query) });
-    return videos.map((video) => presentVideo(video, this.store));
+    return videos.map((video) => presentVideo(video, this.settings));
   }
 
   @Get('user/media/embeds')
@@ -187,15 +287,15 @@ export class MediaController {
 
   @Get('media/videos/:video')
   @Endpoint({ summary: 'A video', description: 'Same visibility as images.', errors: [403, 404], notFound: 'Video not found' })
-  @ApiParam({ name: 'video', description: 'Video id or GUID' }) @ApiOkResponse({ description: 'Video (reference §3.13)' })
+  @ApiParam({ name: 'video', description: 'Video id or GUID' }) @ApiOkResponse(VIDEO)
   async video(@Param('video') ref: string, @CurrentPrincipal() caller: Caller | null) {
-    return presentVideo(await this.getVideo.execute({ viewer: viewerOf(caller), ref }), this.store);
+    return presentVideo(await this.getVideo.execute({ viewer: viewerOf(caller), ref }), this.settings);
   }
 
   @Get('media/documents/:document')
   @Endpoint({ summary: 'A document', description: 'Visible to its owner, Admins, and anyone who may view content it is attached to; otherwise 403.', errors: [403, 404], notFound: 'Document not found' })
-  @ApiParam({ name: 'document', description: 'Document id or GUID' }) @ApiOkResponse({ description: 'Document (reference §3.13)' })
+  @ApiParam({ name: 'document', description: 'Document id or GUID' }) @ApiOkResponse(DOCUMENT)
   async document(@Param('document') ref: string, @CurrentPrincipal() caller: Caller | null) {
-    return presentDocument(await this.getDocument.execute({ viewer: viewerOf(caller), ref }), this.store, this.settings.publicBaseUrl);
+    return presentDocument(await this.getDocument.execute({ viewer: viewerOf(caller), ref }), this.settings, this.settings.publicBaseUrl);
   }
 }

@@ -1,11 +1,12 @@
-import { IMAGE_SIZE_NAMES, type Embed, type Image, type MediaDocument, type MediaStore, type RotateJob, type Video } from '@rc/media-domain';
+import { IMAGE_SIZE_NAMES, type Embed, type Image, type MediaDocument, type RotateJob, type VideoView } from '@rc/media-domain';
 
 /**
- * Where the image files are served: `<base>/igi/<stem>.<size>`, `base` being the API's
- * `PUBLIC_BASE_URL/api/2.0` or `MEDIA_PUBLIC_BASE_URL` (a CDN whose origin is the API's `/igi`).
+ * Where media files are served: `<fileBase>/igi/<stem>.<size>`, `<fileBase>/media/files/videos/…`
+ * and `<fileBase>/media/files/documents/…`, `fileBase` being the API's `PUBLIC_BASE_URL/api/2.0` or
+ * `MEDIA_PUBLIC_BASE_URL` (a CDN or proxy whose origin is the API's file routes).
  */
 export interface MediaUrls {
-  readonly imageBase: string;
+  readonly fileBase: string;
 }
 
 /**
@@ -26,7 +27,7 @@ export function parseImageFile(file: string): { guid: string; version: number; s
 
 /** The Image object (reference §3.1): the sizes made so far, and `original` always. */
 export function presentImageObject(image: Image, urls: MediaUrls): Record<string, string | number> {
-  const stem = `${urls.imageBase}/igi/${imageStem(image)}`;
+  const stem = `${urls.fileBase}/igi/${imageStem(image)}`;
   const out: Record<string, string | number> = { id: image.id, guid: image.state.guid };
   for (const size of IMAGE_SIZE_NAMES) if (image.state.renditions[size]) out[size] = `${stem}.${size}`;
   out['original'] = `${stem}.full`;
@@ -75,8 +76,11 @@ export function presentRotateJob(job: RotateJob, image: Image | null, urls: Medi
   return { status: job.state.status, item: image ? presentMediaItem(image, urls) : null };
 }
 
-/** Video (reference §3.13): its one encoding, served from the store's public URL when it has one. */
-export function presentVideo(video: Video, store: MediaStore) {
+/**
+ * Video (reference §3.13): its one encoding (the upload; transcoding is out of scope), `image` its
+ * poster as ImageWithMetadata (`null` until the background job made it, or without a decoder).
+ */
+export function presentVideo({ video, poster }: VideoView, urls: MediaUrls) {
   const s = video.state;
   return {
     videoid: s.id,
@@ -87,7 +91,7 @@ export function presentVideo(video: Video, store: MediaStore) {
     duration: s.durationMs,
     width: s.width,
     height: s.height,
-    image: s.posterImageId === null ? null : { id: s.posterImageId },
+    image: poster ? presentImageWithMetadata(poster, urls) : null,
     encodings: s.encodings.map((e) => ({
       column: e.column,
       label: e.label,
@@ -96,7 +100,7 @@ export function presentVideo(video: Video, store: MediaStore) {
       codecs: e.codecs,
       mime: e.mime,
       format: e.format,
-      url: store.publicUrl(e.key),
+      url: `${urls.fileBase}/media/files/videos/${s.guid}.${e.format}`,
       always_generate: e.alwaysGenerate,
     })),
   };
@@ -125,7 +129,7 @@ export function presentEmbed(embed: Embed) {
 }
 
 /** Document (reference §3.13). */
-export function presentDocument(document: MediaDocument, store: MediaStore, baseUrl: string) {
+export function presentDocument(document: MediaDocument, urls: MediaUrls, baseUrl: string) {
   const s = document.state;
   const file = encodeURIComponent(s.filename);
   return {
@@ -144,7 +148,7 @@ export function presentDocument(document: MediaDocument, store: MediaStore, base
     mini: null,
     edit_url: `${baseUrl}/Document/Edit/${s.guid}`,
     view_url: `${baseUrl}/Document/${s.guid}/${file}`,
-    download_url: store.publicUrl(document.key),
+    download_url: `${urls.fileBase}/media/files/documents/${s.guid}.pdf`,
     date: seconds(s.createdAt),
     summary: null,
     pages: s.pages,

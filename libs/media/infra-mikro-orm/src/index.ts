@@ -10,3 +10,5 @@ export * from './persistence/pg-upload-allowance.js';
 export * from './persistence/pg-media-usage.js';
 export * from './migrations/index.js';
 export * from './media-config.js';
+export * from './processing/ffmpeg-video-processor.js';
+export * from './processing/known-providers-oembed.js';

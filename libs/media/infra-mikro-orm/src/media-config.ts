@@ -1,13 +1,23 @@
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
 import { DEFAULT_MEDIA_SETTINGS, type MediaSettings, type MediaStore } from '@rc/media-domain';
+import { FfmpegVideoProcessor, locateFfmpeg } from './processing/ffmpeg-video-processor.js';
 import { LocalMediaStore } from './stores/local-media-store.js';
 import type { S3MediaStoreOptions } from './stores/s3-media-store.js';
 
-export type MediaStoreConfig = { readonly kind: 'local'; readonly dir: string; readonly publicBaseUrl: string | null } | ({ readonly kind: 's3' } & S3MediaStoreOptions);
+export type MediaStoreConfig = { readonly kind: 'local'; readonly dir: string } | ({ readonly kind: 's3' } & S3MediaStoreOptions);
 
 export interface MediaConfig {
   readonly store: MediaStoreConfig;
+  /**
+   * Where clients fetch media files: the base URL file URLs start with (`<this>/igi/<guid>.<size>`,
+   * `<this>/media/files/...`) instead of the API's own `PUBLIC_BASE_URL/api/2.0`. A CDN or reverse
+   * proxy whose origin is the API's file routes; `null`: the API's own URL.
+   */
+  readonly publicBaseUrl: string | null;
+  /** The video decoder: a path, `'none'` (no decoder), or `null` (found at start: `ffmpeg` on the PATH, else the npm-shipped binary). */
+  readonly ffmpeg: string | null;
   readonly settings: MediaSettings;
 }
 
@@ -18,9 +28,15 @@ export interface MediaConfig {
  *   (default us-east-1), `MEDIA_S3_ACCESS_KEY_ID` + `MEDIA_S3_SECRET_ACCESS_KEY` (together; unset:
  *   the SDK's default credential chain), `MEDIA_S3_FORCE_PATH_STYLE` (default true when an
  *   endpoint is set: MinIO, Ceph RGW), `MEDIA_S3_PREFIX`;
- * - `MEDIA_PUBLIC_BASE_URL`: files are fetched from there (a CDN, a public bucket) instead of
- *   through the API;
- * - `MEDIA_MAX_UPLOAD_BYTES` (default 80 MiB), `MEDIA_MAX_PIXELS` (default 100 000 000),
+ * - `MEDIA_PUBLIC_BASE_URL`: the base of file URLs in responses (`<this>/igi/<guid>.<size>`,
+ *   `<this>/media/files/videos/...`, `<this>/media/files/documents/...`) instead of
+ *   `PUBLIC_BASE_URL/api/2.0`: a CDN or proxy in front of the API's file routes (its origin is
+ *   `PUBLIC_BASE_URL/api/2.0`); the API serves those routes either way;
+ * - `MEDIA_FFMPEG_PATH`: the ffmpeg binary that reads videos (poster frame, duration, size);
+ *   unset: `ffmpeg` on the PATH, else the one the `@ffmpeg-installer/ffmpeg` package ships; `none`:
+ *   no decoder (videos are kept and served without poster or metadata);
+ * - `MEDIA_MAX_UPLOAD_BYTES` (images, default 80 MiB), `MEDIA_MAX_VIDEO_BYTES` (default 512 MiB),
+ *   `MEDIA_MAX_DOCUMENT_BYTES` (default 80 MiB), `MEDIA_MAX_PIXELS` (default 100 000 000),
  *   `MEDIA_QUOTA_BYTES` per user (default 5 GiB, 0 = none), `MEDIA_UPLOAD_RATE_LIMIT` uploads per
  *   user and window (default 120, 0 = none), `MEDIA_UPLOAD_RATE_WINDOW_SECONDS` (default 3600).
  * Problems are collected, not thrown, so a start reports them all at once.
@@ -33,7 +49,7 @@ export function readMediaConfig(env: Env, dataDir: string, problems: string[]): 
 
   const kind = (read('MEDIA_STORE') ?? 'local').toLowerCase();
   const publicBaseUrl = url('MEDIA_PUBLIC_BASE_URL');
-  let store: MediaStoreConfig = { kind: 'local', dir: read('MEDIA_DIR') ?? join(dataDir, 'media'), publicBaseUrl };
+  let store: MediaStoreConfig = { kind: 'local', dir: read('MEDIA_DIR') ?? join(dataDir, 'media') };
   if (kind === 's3') {
     const bucket = read('MEDIA_S3_BUCKET');
     if (!bucket) problems.push('MEDIA_S3_BUCKET is required when MEDIA_STORE is s3');
@@ -51,17 +67,29 @@ export function readMediaConfig(env: Env, dataDir: string, problems: string[]): 
       region: read('MEDIA_S3_REGION') ?? 'us-east-1',
       credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
       forcePathStyle: pathStyle === 'true',
-      publicBaseUrl,
     };
   } else if (kind !== 'local') {
     problems.push(`MEDIA_STORE must be local or s3 (got '${kind}')`);
   }
 
+  const ffmpeg = read('MEDIA_FFMPEG_PATH') ?? null;
+  if (ffmpeg && ffmpeg !== 'none') {
+    try {
+      accessSync(ffmpeg, constants.X_OK);
+    } catch {
+      problems.push(`MEDIA_FFMPEG_PATH must name an executable ffmpeg, or be none (got '${ffmpeg}')`);
+    }
+  }
+
   const d = DEFAULT_MEDIA_SETTINGS;
   return {
     store,
+    publicBaseUrl,
+    ffmpeg,
     settings: {
       maxUploadBytes: int('MEDIA_MAX_UPLOAD_BYTES', d.maxUploadBytes, 1024, 2 ** 40),
+      maxVideoBytes: int('MEDIA_MAX_VIDEO_BYTES', d.maxVideoBytes, 1024, 2 ** 40),
+      maxDocumentBytes: int('MEDIA_MAX_DOCUMENT_BYTES', d.maxDocumentBytes, 1024, 2 ** 40),
       maxPixels: int('MEDIA_MAX_PIXELS', d.maxPixels, 2500, 1_000_000_000),
       minSide: d.minSide,
       allowance: {
@@ -75,8 +103,14 @@ export function readMediaConfig(env: Env, dataDir: string, problems: string[]): 
 
 /** The store the configuration names (the AWS SDK is loaded only for an S3 store). */
 export async function createMediaStore(config: MediaStoreConfig): Promise<MediaStore> {
-  if (config.kind === 'local') return new LocalMediaStore({ root: config.dir, publicBaseUrl: config.publicBaseUrl });
+  if (config.kind === 'local') return new LocalMediaStore({ root: config.dir });
   const { kind: _kind, ...options } = config;
   const { S3MediaStore } = await import('./stores/s3-media-store.js');
   return new S3MediaStore(options);
+}
+
+/** The video decoder the configuration names (`none`: none; unset: found on this machine, see `locateFfmpeg`). */
+export async function createVideoProcessor(ffmpeg: string | null): Promise<FfmpegVideoProcessor> {
+  if (ffmpeg === 'none') return new FfmpegVideoProcessor({ ffmpegPath: null });
+  return new FfmpegVideoProcessor({ ffmpegPath: (await locateFfmpeg(ffmpeg)).path });
 }

@@ -24,3 +24,6 @@ export * from './xml/omanual-common.js';
 export * from './markup/render.js';
 export * from './markup/html-sanitizer.js';
 export * from './markup/wiki-renderer.js';
+export * from './text-diff.js';
+export * from './change-note.js';
+export * from './image.js';

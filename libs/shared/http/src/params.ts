@@ -16,6 +16,13 @@ export function requiredRevision(query: Query, name = 'revisionid'): number {
   return value;
 }
 
+/** A required integer id parameter of a read (e.g. `from` and `to` of a diff): missing or malformed is a 400. */
+export function requiredId(query: Query, name: string): number {
+  const value = parseId(last(query[name]));
+  if (value === null) throw new InvalidParameterError(`Parameter '${name}' is required and must be a positive integer`);
+  return value;
+}
+
 /** An optional integer id parameter (e.g. `revisionid` on a read); malformed is a 400. */
 export function optionalId(query: Query, name: string): number | undefined {
   const raw = last(query[name]);

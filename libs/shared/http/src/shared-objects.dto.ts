@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 
 // Documentation of the objects several contexts embed (reference §3.1 Image, §3.2 UserSummary):
 // the presenters build them; these classes only describe them for OpenAPI.
@@ -33,4 +33,12 @@ export class UserSummaryResponseDto {
   @ApiProperty() reputation!: number;
   @ApiProperty({ format: 'uri' }) url!: string;
   @ApiProperty({ type: [Number] }) teams!: number[];
+}
+
+/** A stored value of a changed field (history diffs): text, a number, a flag, null, a list, or an object of such values. */
+export function storedValueProperty(description: string): ApiPropertyOptions {
+  // OpenAPI 3.0 has no null type: null is the string member's `nullable`.
+  const scalar = () => [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }];
+  const object = () => ({ type: 'object', additionalProperties: { oneOf: scalar() } });
+  return { description, oneOf: [...scalar(), { type: 'array', items: { oneOf: [...scalar(), object()] } }, object()] };
 }

@@ -4,3 +4,4 @@ export * from './ids.js';
 export * from './page.js';
 export * from './unit-of-work.js';
 export * from './job-queue.js';
+export * from './change-summary.js';

@@ -4,3 +4,6 @@ export * from './ports/team.repository.js';
 export * from './ports/team-queries.js';
 export * from './ports/user-directory.js';
 export * from './use-cases/team.use-cases.js';
+export * from './model/repair-services.js';
+export * from './ports/repair-services.js';
+export * from './use-cases/repair-services.use-cases.js';

@@ -35,8 +35,16 @@ export class WrongJoinCodeError extends PermissionDeniedError {
 /** Adding or removing someone else: only the team's owner or an Admin may. */
 export class TeamManagerRequiredError extends PermissionDeniedError {
   readonly code = 'TEAMS.MANAGER_REQUIRED';
+  constructor(message = 'Only the team owner or an Admin may add or remove other members') {
+    super(message);
+  }
+}
+
+/** A repair service the team does not list. */
+export class RepairServiceNotFoundError extends NotFoundError {
+  readonly code = 'TEAMS.REPAIR_SERVICE_NOT_FOUND';
   constructor() {
-    super('Only the team owner or an Admin may add or remove other members');
+    super('Repair service not found');
   }
 }
 

@@ -22,10 +22,10 @@ import { TeamReader } from './team-reader.js';
 
 type Query = Record<string, unknown>;
 
-const actorOf = (principal: Caller): TeamActor => ({ userId: principal.userId, isAdmin: principal.role === 'Admin' });
+export const actorOf = (principal: Caller): TeamActor => ({ userId: principal.userId, isAdmin: principal.role === 'Admin' });
 
 /** A path id that is not a positive integer names no team. */
-function teamIdOf(raw: string): TeamId {
+export function teamIdOf(raw: string): TeamId {
   const id = parseId(raw);
   if (id === null) throw new TeamNotFoundError();
   return id as TeamId;

@@ -1,6 +1,7 @@
 import { RuleViolationError, type Violation } from '@rc/shared-kernel';
 import { InvalidWikiError, StaleWikiRevisionError, WikiEditorRequiredError } from '../catalog.errors.js';
 import { checkTitle, MAX_RELATED, NAMESPACES, normaliseTitle, WikiPage, type WikiEditor, type WikiId, type WikiInput } from './wiki-page.js';
+import { NO_DETAILS } from './wiki-details.js';
 
 const admin: WikiEditor = { userId: 1, isAdmin: true };
 const otherAdmin: WikiEditor = { userId: 2, isAdmin: true };
@@ -60,7 +61,7 @@ describe('titles', () => {
 
 describe('WikiPage.create', () => {
   it('makes a page of any namespace with defaults, by its Admin author, not yet stored', () => {
-    for (const namespace of NAMESPACES) {
+    for (const namespace of NAMESPACES.filter((n) => n !== 'USER' && n !== 'TEAM')) {
       const page = create({ namespace, title: 'Some_Title' });
       expect(page.state).toEqual({
         id: 7,
@@ -74,6 +75,7 @@ describe('WikiPage.create', () => {
         flags: [],
         info: [],
         related: [],
+        details: NO_DETAILS,
         revisionid: 0,
         authorId: admin.userId,
         langid: 'en',
@@ -135,11 +137,11 @@ describe('WikiPage.create', () => {
 
   it('reports every broken rule at once, as a rule violation (422)', () => {
     const violations = violationsOf(() =>
-      create({ namespace: 'USER', title: 'a/b', description: 5, contents: 'x'.repeat(262_145), image: 0, flags: ['lower'], info: 'none', related: 'Page' }),
+      create({ namespace: 'PEOPLE', title: 'a/b', description: 5, contents: 'x'.repeat(262_145), image: 0, flags: ['lower'], info: 'none', related: 'Page' }),
     );
     expect(violations.map((v) => v.field)).toEqual(['namespace', 'title', 'description', 'contents', 'image', 'flags', 'info', 'related']);
     expect(new InvalidWikiError(violations)).toBeInstanceOf(RuleViolationError);
-    expect(violations[0]!.message).toBe('namespace must be one of CATEGORY, WIKI, INFO, ITEM');
+    expect(violations[0]!.message).toBe('namespace must be one of CATEGORY, WIKI, INFO, ITEM, USER, TEAM');
   });
 
   it('validates texts: strings within their limits', () => {
@@ -193,10 +195,10 @@ describe('related pages', () => {
   });
 
   it('report each bad item with its index', () => {
-    const violations = violationsOf(() => wiki({ related: ['Fine', 42, { namespace: 'USER', title: 'x' }, { title: 'x', extra: 1 }, 'a|b', { namespace: 'WIKI' }, ['x']] }));
+    const violations = violationsOf(() => wiki({ related: ['Fine', 42, { namespace: 'PEOPLE', title: 'x' }, { title: 'x', extra: 1 }, 'a|b', { namespace: 'WIKI' }, ['x']] }));
     expect(violations).toEqual([
       { field: 'related', index: 1, message: 'each related page is a title or a {namespace, title} object' },
-      { field: 'related', index: 2, message: 'namespace must be one of CATEGORY, WIKI, INFO, ITEM' },
+      { field: 'related', index: 2, message: 'namespace must be one of CATEGORY, WIKI, INFO, ITEM, USER, TEAM' },
       { field: 'related', index: 3, message: "unknown field 'extra'" },
       { field: 'related', index: 4, message: expect.stringMatching(/may not contain/) },
       { field: 'related', index: 5, message: 'title must be a string' },

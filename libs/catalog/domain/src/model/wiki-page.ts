@@ -1,7 +1,8 @@
-import { isId, type Brand, type Violation } from '@rc/shared-kernel';
+import { checkChangeSummary, isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidWikiError, StaleWikiRevisionError, WikiEditorRequiredError } from '../catalog.errors.js';
+import { keepScheduleIds, NO_DETAILS, readDetails, type WikiDetails } from './wiki-details.js';
 
-export const NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] as const;
+export const NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM', 'USER', 'TEAM'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 export type WikiId = Brand<number, 'WikiId'>;
 
@@ -30,6 +31,7 @@ export interface WikiState {
   readonly info: readonly InfoRow[];
   /** Related pages, in the order the editor gave them; kept with every revision. */
   readonly related: readonly WikiRef[];
+  readonly details: WikiDetails;
   readonly revisionid: number;
   readonly authorId: number;
   readonly langid: string;
@@ -55,6 +57,17 @@ export interface WikiInput {
    * objects. The use cases check that newly named pages exist.
    */
   readonly related?: unknown;
+  readonly page_title?: unknown;
+  /** CATEGORY only: an integer from 0 to 10, or null. */
+  readonly repairability_score?: unknown;
+  readonly source_revisionid?: unknown;
+  /** ITEM only: `[{"part_#", type, supplier, url}]`, a full replacement. */
+  readonly suppliers?: unknown;
+  /** CATEGORY only: document ids (or `{documentid}` objects), a full replacement. */
+  readonly documents?: unknown;
+  /** CATEGORY only: the maintenance tasks, a full replacement. */
+  readonly maintenance_schedule?: unknown;
+  readonly table_of_contents?: unknown;
 }
 
 export interface WikiEditor {
@@ -84,6 +97,13 @@ export function checkTitle(value: unknown): { title?: string; problem?: string }
   return { title };
 }
 
+/** A write's `summary_of_change` (shown in the history), checked: none, or a line of at most 255 characters; otherwise a 422. */
+export function readWikiChangeSummary(value: unknown): string | null {
+  const { summary, problem } = checkChangeSummary(value);
+  if (problem) throw new InvalidWikiError([{ field: 'summary_of_change', message: problem }]);
+  return summary ?? null;
+}
+
 /**
  * A page of one of the wiki namespaces. Categories are CATEGORY pages, and form a tree through
  * their parent. Every change is a new revision (the repository stores a snapshot of each).
@@ -92,6 +112,7 @@ export class WikiPage {
   readonly state: WikiState;
   private changed = false;
   private lastEditor: number | null = null;
+  private changeSummary: string | null = null;
 
   private constructor(state: WikiState) {
     this.state = { ...state };
@@ -110,6 +131,9 @@ export class WikiPage {
     const { title, problem } = checkTitle(input.title);
     if (problem) violations.push({ field: 'title', message: problem });
     if (input.parent !== undefined && input.parent !== null && namespace !== 'CATEGORY') violations.push({ field: 'parent', message: 'only CATEGORY pages have a parent' });
+    if (title && (namespace === 'USER' || namespace === 'TEAM') && !/^[1-9]\d{0,9}$/.test(title)) {
+      violations.push({ field: 'title', message: `a ${namespace} page is titled by the ${namespace === 'USER' ? 'user' : 'team'} id` });
+    }
     const fields = readFields(input, violations, namespace);
     if (namespace && title && fields.related?.some((r) => r.namespace === namespace && r.title === title)) violations.push({ field: 'related', message: 'a page cannot be related to itself' });
     if (violations.length) throw new InvalidWikiError(violations);
@@ -125,6 +149,7 @@ export class WikiPage {
       flags: fields.flags ?? [],
       info: fields.info ?? [],
       related: fields.related ?? [],
+      details: { ...NO_DETAILS, ...fields.details, maintenanceSchedule: keepScheduleIds(fields.details.maintenanceSchedule ?? [], []) },
       revisionid: 0,
       authorId: editor.userId,
       langid: 'en',
@@ -147,6 +172,16 @@ export class WikiPage {
 
   get hasChanges(): boolean {
     return this.changed;
+  }
+
+  /** The summary of the pending change, stored with its revision. */
+  get summaryOfChange(): string | null {
+    return this.changeSummary;
+  }
+
+  /** Records the editor's summary of the pending change (checked by `readWikiChangeSummary`). */
+  describeChange(summary: string | null): void {
+    this.changeSummary = summary;
   }
 
   get editedBy(): number {
@@ -179,6 +214,7 @@ export class WikiPage {
       ...(fields.info !== undefined ? { info: fields.info } : {}),
       ...(fields.related !== undefined ? { related: fields.related } : {}),
       ...(parentId !== undefined ? { parentId } : {}),
+      ...(Object.keys(fields.details).length ? { details: { ...this.state.details, ...fields.details, maintenanceSchedule: fields.details.maintenanceSchedule ? keepScheduleIds(fields.details.maintenanceSchedule, this.state.details.maintenanceSchedule) : this.state.details.maintenanceSchedule } } : {}),
     };
     // Canonical JSON: values read back from jsonb may carry their keys in another order.
     const changed = (Object.keys(next) as (keyof WikiState)[]).filter((k) => canonicalJson(next[k]) !== canonicalJson(this.state[k]));
@@ -194,13 +230,14 @@ export class WikiPage {
   /** Restores the content of an older revision as a new revision (the tree position stays). */
   revertTo(editor: WikiEditor, old: WikiState, now: Date): void {
     this.assertEditor(editor);
-    const { displayTitle, description, contents, imageId, flags, info, related } = old;
-    this.apply(editor, { displayTitle, description, contents, imageId, flags, info, related }, now);
+    const { displayTitle, description, contents, imageId, flags, info, related, details } = old;
+    this.apply(editor, { displayTitle, description, contents, imageId, flags, info, related, details }, now);
   }
 
   markStored(revisionid: number): void {
     Object.assign(this.state, { revisionid });
     this.changed = false;
+    this.changeSummary = null;
   }
 
   private assertEditor(editor: WikiEditor): void {
@@ -258,7 +295,9 @@ function readRelated(raw: unknown, own: Namespace | undefined, violations: Viola
 }
 
 function readFields(input: WikiInput, violations: Violation[], namespace: Namespace | undefined) {
-  const out: { displayTitle?: string; description?: string; contents?: string; imageId?: number | null; flags?: string[]; info?: InfoRow[]; related?: WikiRef[] } = {};
+  const out: { displayTitle?: string; description?: string; contents?: string; imageId?: number | null; flags?: string[]; info?: InfoRow[]; related?: WikiRef[]; details: Partial<WikiDetails> } = {
+    details: readDetails(input, violations, namespace),
+  };
   const text = (field: string, value: unknown, max: number): string | undefined => {
     if (value === undefined) return undefined;
     if (value === null) return '';

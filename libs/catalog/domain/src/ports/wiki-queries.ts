@@ -1,4 +1,5 @@
 import type { Page } from '@rc/shared-kernel';
+import type { MaintenanceSchedule } from '../model/wiki-details.js';
 import type { Namespace, WikiRef } from '../model/wiki-page.js';
 
 /** A page as lists show it (WikiSummary, reference §3.10): a read model. */
@@ -31,6 +32,13 @@ export interface WikiContributor {
   readonly firstRevisionid: number;
 }
 
+/** The maintenance schedules a category shows, and the page they come from. */
+export interface MaintenanceView {
+  readonly title: string;
+  readonly revisionid: number;
+  readonly schedules: readonly MaintenanceSchedule[];
+}
+
 /** Reads for pages and the category tree; each method is one query. Deleted pages never appear. */
 export abstract class WikiQueries {
   /** Every live category with its parent: the whole tree in one query. */
@@ -42,9 +50,16 @@ export abstract class WikiQueries {
   abstract children(id: number): Promise<WikiSummaryView[]>;
   /** The live pages among `refs`, in the order of `refs` (related pages; deleted or unknown ones drop out). */
   abstract byRefs(refs: readonly WikiRef[]): Promise<WikiSummaryView[]>;
+  /** The live pages among `ids` (any order; unknown and deleted ones drop out). */
+  abstract byIds(ids: readonly number[]): Promise<WikiSummaryView[]>;
   /**
    * The distinct editors of a page's revisions up to `upToRevisionid`: the creator (the editor of
    * the first revision) first, then by number of revisions, most first, then by first revision.
    */
   abstract contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]>;
+  /**
+   * The maintenance schedules of a page or, when it has none, of its closest live ancestor that has
+   * some; null when none of them has any.
+   */
+  abstract maintenance(id: number): Promise<MaintenanceView | null>;
 }

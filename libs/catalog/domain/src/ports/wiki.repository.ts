@@ -1,5 +1,14 @@
 import type { Namespace, WikiId, WikiPage, WikiRef, WikiState } from '../model/wiki-page.js';
 
+/** One stored revision of a page, as its history lists it. */
+export interface WikiRevisionEntry {
+  readonly revisionid: number;
+  readonly date: Date;
+  readonly editorId: number;
+  readonly summaryOfChange: string | null;
+  readonly langid: string;
+}
+
 export abstract class WikiRepository {
   abstract nextId(): Promise<WikiId>;
   /** A live or deleted page by namespace and title; `forUpdate` locks it until the unit of work ends. */
@@ -7,6 +16,8 @@ export abstract class WikiRepository {
   /** Stores the changes under a new revision id and keeps a snapshot of it; no-op when unchanged. */
   abstract save(page: WikiPage): Promise<void>;
   abstract snapshot(id: WikiId, revisionid: number): Promise<WikiState | null>;
+  /** The stored revisions of a page, newest first, paged (one query). */
+  abstract revisions(id: WikiId, page: { readonly limit: number; readonly offset: number }): Promise<WikiRevisionEntry[]>;
   /**
    * The id of a live CATEGORY page with this title, or `null`. Inside a unit of work the page is
    * share-locked: it cannot be deleted before the work that hangs something under it commits.

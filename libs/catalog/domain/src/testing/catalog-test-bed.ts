@@ -1,6 +1,6 @@
 import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
 import type { Namespace, WikiEditor, WikiInput, WikiPage } from '../model/wiki-page.js';
-import { CreateWiki, DeleteWiki, EditWiki, RevertWiki, TagWiki, ViewWiki, type WikiDeps } from '../use-cases/wiki.use-cases.js';
+import { CompareWikiRevisions, CreateWiki, DeleteWiki, EditWiki, RevertWiki, TagWiki, ViewWiki, WikiHistory, type WikiDeps } from '../use-cases/wiki.use-cases.js';
 import { InMemoryWikiImages } from './in-memory-wiki-images.js';
 import { InMemoryWikiQueries } from './in-memory-wiki-queries.js';
 import { InMemoryWikiTags } from './in-memory-wiki-tags.js';
@@ -42,6 +42,8 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
     deleteWiki: new DeleteWiki(deps),
     revertWiki: new RevertWiki(deps),
     viewWiki: new ViewWiki(wikis),
+    wikiHistory: new WikiHistory(wikis),
+    compareWikiRevisions: new CompareWikiRevisions(wikis),
     tagWiki: new TagWiki(wikis, tags, clock),
 
     /** Creates a page as an Admin. */

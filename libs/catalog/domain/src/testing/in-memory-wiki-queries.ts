@@ -1,6 +1,6 @@
 import type { Page } from '@rc/shared-kernel';
 import type { Namespace, WikiRef, WikiState } from '../model/wiki-page.js';
-import { WikiQueries, type CategoryNode, type WikiContributor, type WikiSummaryView } from '../ports/wiki-queries.js';
+import { WikiQueries, type CategoryNode, type MaintenanceView, type WikiContributor, type WikiSummaryView } from '../ports/wiki-queries.js';
 import type { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
 
 /**
@@ -44,6 +44,15 @@ export class InMemoryWikiQueries extends WikiQueries {
     return out;
   }
 
+  async maintenance(id: number): Promise<MaintenanceView | null> {
+    let page = this.wikis.byId(id)?.state;
+    for (let depth = 0; page && depth <= 100; depth++) {
+      if (page.deletedAt === null && page.details.maintenanceSchedule.length) return { title: page.title, revisionid: page.revisionid, schedules: page.details.maintenanceSchedule };
+      page = page.parentId === null ? undefined : this.wikis.byId(page.parentId)?.state;
+    }
+    return null;
+  }
+
   async children(id: number): Promise<WikiSummaryView[]> {
     return byTitle(this.wikis.liveStates().filter((s) => s.parentId === id)).map(summaryOf);
   }
@@ -54,6 +63,10 @@ export class InMemoryWikiQueries extends WikiQueries {
       const page = live.find((s) => s.namespace === r.namespace && s.title === r.title);
       return page ? [summaryOf(page)] : [];
     });
+  }
+
+  async byIds(ids: readonly number[]): Promise<WikiSummaryView[]> {
+    return this.wikis.liveStates().filter((s) => ids.includes(s.id)).map(summaryOf);
   }
 
   async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {

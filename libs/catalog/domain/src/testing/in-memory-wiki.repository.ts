@@ -1,11 +1,12 @@
 import { WikiPage, type Namespace, type WikiId, type WikiRef, type WikiState } from '../model/wiki-page.js';
-import { WikiRepository } from '../ports/wiki.repository.js';
+import { WikiRepository, type WikiRevisionEntry } from '../ports/wiki.repository.js';
 
 /** One stored revision of a page: its state as saved, who made it and when. */
 export interface StoredWikiRevision {
   readonly state: WikiState;
   readonly editorId: number;
   readonly at: Date;
+  readonly summaryOfChange: string | null;
 }
 
 /**
@@ -17,7 +18,7 @@ export interface StoredWikiRevision {
  */
 export class InMemoryWikiRepository extends WikiRepository {
   private readonly pages = new Map<number, WikiState>();
-  private readonly revisions = new Map<string, StoredWikiRevision>();
+  private readonly stored = new Map<string, StoredWikiRevision>();
   private lastId = 0;
   private lastRevisionid = 0;
 
@@ -43,14 +44,25 @@ export class InMemoryWikiRepository extends WikiRepository {
     if (s.parentId !== null && !this.pages.has(s.parentId)) throw new Error(`Foreign key violation: no page ${s.parentId}`);
     const revisionid = ++this.lastRevisionid;
     const editorId = page.editedBy;
+    const summaryOfChange = page.summaryOfChange;
     page.markStored(revisionid);
     const state = copyWikiState(page.state);
     this.pages.set(state.id, state);
-    this.revisions.set(key(state.id, revisionid), { state: copyWikiState(state), editorId, at: new Date(state.modifiedAt) });
+    this.stored.set(key(state.id, revisionid), { state: copyWikiState(state), editorId, at: new Date(state.modifiedAt), summaryOfChange });
+  }
+
+  async revisions(id: WikiId, page: { limit: number; offset: number }): Promise<WikiRevisionEntry[]> {
+    return this.revisionsOf(id)
+      .reverse()
+      .slice(page.offset, page.offset + page.limit)
+      .map((revisionid) => {
+        const r = this.revision(id, revisionid)!;
+        return { revisionid, date: new Date(r.at), editorId: r.editorId, summaryOfChange: r.summaryOfChange, langid: r.state.langid };
+      });
   }
 
   async snapshot(id: WikiId, revisionid: number): Promise<WikiState | null> {
-    const revision = this.revisions.get(key(id, revisionid));
+    const revision = this.stored.get(key(id, revisionid));
     return revision ? copyWikiState(revision.state) : null;
   }
 
@@ -105,7 +117,7 @@ export class InMemoryWikiRepository extends WikiRepository {
 
   /** The revision ids stored for a page, oldest first. */
   revisionsOf(id: number): number[] {
-    return [...this.revisions.values()]
+    return [...this.stored.values()]
       .filter((r) => r.state.id === id)
       .map((r) => r.state.revisionid)
       .sort((a, b) => a - b);
@@ -113,8 +125,8 @@ export class InMemoryWikiRepository extends WikiRepository {
 
   /** One stored revision with its editor and time, or `null`. */
   revision(id: number, revisionid: number): StoredWikiRevision | null {
-    const revision = this.revisions.get(key(id, revisionid));
-    return revision ? { state: copyWikiState(revision.state), editorId: revision.editorId, at: new Date(revision.at) } : null;
+    const revision = this.stored.get(key(id, revisionid));
+    return revision ? { state: copyWikiState(revision.state), editorId: revision.editorId, at: new Date(revision.at), summaryOfChange: revision.summaryOfChange } : null;
   }
 
   /** The last revision id handed out; 0 before any save. */
@@ -137,6 +149,7 @@ export function copyWikiState(state: WikiState): WikiState {
     flags: [...state.flags],
     info: state.info.map((row) => ({ ...row })),
     related: state.related.map((ref) => ({ ...ref })),
+    details: JSON.parse(JSON.stringify(state.details)) as WikiState['details'],
     createdAt: new Date(state.createdAt),
     modifiedAt: new Date(state.modifiedAt),
     deletedAt: state.deletedAt === null ? null : new Date(state.deletedAt),

@@ -265,4 +265,43 @@ export const WIKI_PORT_SCENARIOS: readonly WikiPortScenario[] = [
     },
     expected: { added: [true, true, false], listed: ['Apple', 'battery'], removed: [true, false], after: ['Apple'] },
   },
+  {
+    name: "maintenance: the page's own schedules, else the closest live ancestor's, else none; details survive a save and a reload; byIds answers live pages only",
+    async run(ports) {
+      const h = helpers(ports);
+      const root = await h.page('CATEGORY', 'Root', { maintenance_schedule: [{ task: 'Root task', triggers: [{ trigger_type: 'usage', metric: 'cycles', unit: 'count', threshold: 500, comparator: '>=' }] }], repairability_score: 4 });
+      const middle = await h.page('CATEGORY', 'Middle', { parent: 'Root', maintenance_schedule: [{ task: 'Middle task' }] });
+      const leaf = await h.page('CATEGORY', 'Leaf', { parent: 'Middle' });
+      const lonely = await h.page('CATEGORY', 'Lonely');
+      const item = await h.page('ITEM', 'Part', { suppliers: [{ supplier: 'Parts Ltd', url: 'https://parts.example.com/p' }], table_of_contents: true });
+      const shape = (m: Awaited<ReturnType<typeof ports.queries.maintenance>>) => m && { title: m.title, tasks: m.schedules.map((s) => s.task), triggers: m.schedules[0]!.triggers };
+      const before = { leaf: shape(await ports.queries.maintenance(leaf.id)), lonely: await ports.queries.maintenance(lonely.id) };
+      await h.edit(middle, { maintenance_schedule: [] });
+      const reloaded = (await ports.wikis.findByTitle('ITEM', 'Part'))!;
+      return {
+        before,
+        afterMiddleCleared: shape(await ports.queries.maintenance(leaf.id)),
+        own: shape(await ports.queries.maintenance(root.id)),
+        details: { ...reloaded.state.details },
+        score: (await ports.wikis.findByTitle('CATEGORY', 'Root'))!.state.details.repairabilityScore,
+        byIds: titles(await ports.queries.byIds([item.id, lonely.id, 999_999])).sort(),
+      };
+    },
+    expected: {
+      before: { leaf: { title: 'Middle', tasks: ['Middle task'], triggers: [] }, lonely: null },
+      afterMiddleCleared: { title: 'Root', tasks: ['Root task'], triggers: [{ trigger_type: 'usage', metric: 'cycles', unit: 'count', first_interval: null, repeat_interval: null, comparator: '>=', threshold: 500 }] },
+      own: { title: 'Root', tasks: ['Root task'], triggers: [{ trigger_type: 'usage', metric: 'cycles', unit: 'count', first_interval: null, repeat_interval: null, comparator: '>=', threshold: 500 }] },
+      details: {
+        pageTitle: null,
+        repairabilityScore: null,
+        sourceRevisionid: null,
+        suppliers: [{ 'part_#': '', type: '', supplier: 'Parts Ltd', url: 'https://parts.example.com/p' }],
+        documentIds: [],
+        maintenanceSchedule: [],
+        tableOfContents: true,
+      },
+      score: 4,
+      byIds: ['Lonely', 'Part'],
+    },
+  },
 ];

@@ -26,7 +26,7 @@ describe('namespaceOf', () => {
   it('reads a namespace in any case; an unknown one is not found', () => {
     expect(namespaceOf('category')).toBe('CATEGORY');
     expect(namespaceOf('Wiki')).toBe('WIKI');
-    for (const bad of ['USER', 'TEAM', '', 'CATEGORIES']) expect(() => namespaceOf(bad)).toThrow(WikiNotFoundError);
+    for (const bad of ['USERS', 'TEAMS', '', 'CATEGORIES']) expect(() => namespaceOf(bad)).toThrow(WikiNotFoundError);
     expect(new WikiNotFoundError()).toBeInstanceOf(NotFoundError);
   });
 });
@@ -414,5 +414,40 @@ describe('the image a page shows', () => {
     expect((await violationsOf(bed.editWiki.execute({ editor: wikiAdmin, namespace: 'WIKI', title: 'Plain', revisionid: page.state.revisionid, fields: { image: 12 } }))).map((v) => v.field)).toEqual(['image']);
     expect(current(page).state.imageId).toBeNull();
     expect(bed.wikis.revisionsOf(page.id)).toEqual([1]);
+  });
+});
+
+describe('history: WikiHistory, CompareWikiRevisions, summary_of_change', () => {
+  async function pageWithThreeRevisions() {
+    const page = await bed.createWiki.execute({ editor: wikiAdmin, fields: { namespace: 'WIKI', title: 'Soldering', contents: 'Heat\nthe joint' }, summaryOfChange: 'First' });
+    const edited = await bed.editWiki.execute({ editor: otherAdmin, namespace: 'WIKI', title: 'Soldering', revisionid: page.state.revisionid, fields: { contents: 'Heat\nthe pad' } });
+    const reverted = await bed.revertWiki.execute({ editor: wikiAdmin, namespace: 'WIKI', title: 'Soldering', revisionid: edited.state.revisionid, toRevisionid: page.state.revisionid, summaryOfChange: '  Back   to the first ' });
+    return { page, edited, reverted };
+  }
+
+  it('lists the revisions newest first, paged, with their editor and summary of change', async () => {
+    const { page, edited, reverted } = await pageWithThreeRevisions();
+    const all = await bed.wikiHistory.execute({ namespace: 'WIKI', title: 'Soldering', page: { limit: 20, offset: 0 } });
+    expect(all.map((r) => [r.revisionid, r.editorId, r.summaryOfChange, r.langid])).toEqual([
+      [reverted.state.revisionid, wikiAdmin.userId, 'Back to the first', 'en'],
+      [edited.state.revisionid, otherAdmin.userId, null, 'en'],
+      [page.state.revisionid, wikiAdmin.userId, 'First', 'en'],
+    ]);
+    expect((await bed.wikiHistory.execute({ namespace: 'WIKI', title: 'Soldering', page: { limit: 1, offset: 1 } })).map((r) => r.revisionid)).toEqual([edited.state.revisionid]);
+  });
+
+  it('refuses a summary that is too long (422) before writing', async () => {
+    const violations = await violationsOf(bed.createWiki.execute({ editor: wikiAdmin, fields: { namespace: 'WIKI', title: 'Long' }, summaryOfChange: 'x'.repeat(256) }));
+    expect(violations.map((v) => v.field)).toEqual(['summary_of_change']);
+    expect(await bed.wikis.findByTitle('WIKI', 'Long')).toBeNull();
+  });
+
+  it('reads two revisions of the page (the current one too); one of another page is not found', async () => {
+    const { page, edited } = await pageWithThreeRevisions();
+    const both = await bed.compareWikiRevisions.execute({ namespace: 'WIKI', title: 'Soldering', from: page.state.revisionid, to: edited.state.revisionid });
+    expect([both.from.contents, both.to.contents]).toEqual(['Heat\nthe joint', 'Heat\nthe pad']);
+    const other = await bed.createWiki.execute({ editor: wikiAdmin, fields: { namespace: 'WIKI', title: 'Other' } });
+    await expect(bed.compareWikiRevisions.execute({ namespace: 'WIKI', title: 'Soldering', from: other.state.revisionid, to: edited.state.revisionid })).rejects.toBeInstanceOf(WikiRevisionNotFoundError);
+    await expect(bed.wikiHistory.execute({ namespace: 'WIKI', title: 'Missing', page: { limit: 20, offset: 0 } })).rejects.toBeInstanceOf(WikiNotFoundError);
   });
 });

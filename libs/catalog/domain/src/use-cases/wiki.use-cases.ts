@@ -1,6 +1,6 @@
 import { isId, type Clock, type UnitOfWork } from '@rc/shared-kernel';
 import { InvalidWikiError, WikiEditorRequiredError, WikiNotFoundError, WikiRevisionNotFoundError } from '../catalog.errors.js';
-import { checkTitle, NAMESPACES, WikiPage, type Namespace, type WikiEditor, type WikiInput, type WikiRef } from '../model/wiki-page.js';
+import { checkTitle, NAMESPACES, readWikiChangeSummary, WikiPage, type Namespace, type WikiEditor, type WikiInput, type WikiRef, type WikiState } from '../model/wiki-page.js';
 import type { WikiImages } from '../ports/wiki-images.js';
 import type { WikiRepository, WikiTags } from '../ports/wiki.repository.js';
 
@@ -9,6 +9,17 @@ export interface WikiDeps {
   readonly images: WikiImages;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
+}
+
+/** What every write may carry: a short summary of the change, shown in the history. */
+export interface WikiChangeNote {
+  readonly summaryOfChange?: unknown;
+}
+
+/** Saves the page's change with the note's summary (checked before any write by `readWikiChangeSummary`). */
+async function saveNoted(deps: WikiDeps, page: WikiPage, note: WikiChangeNote): Promise<void> {
+  if (page.hasChanges) page.describeChange(readWikiChangeSummary(note.summaryOfChange));
+  await deps.wikis.save(page);
 }
 
 export function namespaceOf(value: string): Namespace {
@@ -57,8 +68,9 @@ async function load(deps: WikiDeps, namespace: Namespace, rawTitle: string, forU
 export class CreateWiki {
   constructor(private readonly deps: WikiDeps) {}
 
-  async execute(input: { editor: WikiEditor; fields: WikiInput }): Promise<WikiPage> {
+  async execute(input: { editor: WikiEditor; fields: WikiInput } & WikiChangeNote): Promise<WikiPage> {
     if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    readWikiChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
       const parentId = (await resolveParent(this.deps, input.fields.parent)) ?? null;
       const page = WikiPage.create(await this.deps.wikis.nextId(), input.editor, input.fields, parentId, this.deps.clock.now());
@@ -66,7 +78,7 @@ export class CreateWiki {
       if (existing && !existing.isDeleted) throw new InvalidWikiError([{ field: 'title', message: `a ${page.state.namespace} page titled '${page.state.title}' exists` }]);
       await assertRelatedExist(this.deps, page.state.related, []);
       await assertImageUsable(this.deps, input.editor, input.fields.image, null);
-      await this.deps.wikis.save(page);
+      await saveNoted(this.deps, page, input);
       return page;
     });
   }
@@ -75,8 +87,9 @@ export class CreateWiki {
 export class EditWiki {
   constructor(private readonly deps: WikiDeps) {}
 
-  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number; fields: WikiInput }): Promise<WikiPage> {
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number; fields: WikiInput } & WikiChangeNote): Promise<WikiPage> {
     if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    readWikiChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
       const page = await load(this.deps, input.namespace, input.title, true);
       page.assertRevision(input.revisionid);
@@ -89,7 +102,7 @@ export class EditWiki {
       page.edit(input.editor, input.fields, parentId, this.deps.clock.now());
       await assertRelatedExist(this.deps, page.state.related, relatedBefore);
       await assertImageUsable(this.deps, input.editor, input.fields.image, imageBefore);
-      await this.deps.wikis.save(page);
+      await saveNoted(this.deps, page, input);
       return page;
     });
   }
@@ -99,8 +112,9 @@ export class EditWiki {
 export class DeleteWiki {
   constructor(private readonly deps: WikiDeps) {}
 
-  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number }): Promise<void> {
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number } & WikiChangeNote): Promise<void> {
     if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    readWikiChangeSummary(input.summaryOfChange);
     await this.deps.uow.run(async () => {
       const page = await load(this.deps, input.namespace, input.title, true);
       page.assertRevision(input.revisionid);
@@ -108,7 +122,7 @@ export class DeleteWiki {
         throw new InvalidWikiError([{ field: 'title', message: 'this category has child categories: move or delete them first' }]);
       }
       page.delete(input.editor, this.deps.clock.now());
-      await this.deps.wikis.save(page);
+      await saveNoted(this.deps, page, input);
     });
   }
 }
@@ -117,15 +131,16 @@ export class DeleteWiki {
 export class RevertWiki {
   constructor(private readonly deps: WikiDeps) {}
 
-  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number; toRevisionid: number }): Promise<WikiPage> {
+  async execute(input: { editor: WikiEditor; namespace: Namespace; title: string; revisionid: number; toRevisionid: number } & WikiChangeNote): Promise<WikiPage> {
     if (!input.editor.isAdmin) throw new WikiEditorRequiredError();
+    readWikiChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
       const page = await load(this.deps, input.namespace, input.title, true);
       page.assertRevision(input.revisionid);
       const old = await this.deps.wikis.snapshot(page.id, input.toRevisionid);
       if (!old) throw new InvalidWikiError([{ field: 'to_revisionid', message: 'no such revision of this page' }]);
       page.revertTo(input.editor, old, this.deps.clock.now());
-      await this.deps.wikis.save(page);
+      await saveNoted(this.deps, page, input);
       return page;
     });
   }
@@ -142,6 +157,33 @@ export class ViewWiki {
     const old = await this.wikis.snapshot(page.id, input.revisionid);
     if (!old) throw new WikiRevisionNotFoundError();
     return WikiPage.restore(old);
+  }
+}
+
+/** A live page's stored revisions, newest first, paged. */
+export class WikiHistory {
+  constructor(private readonly wikis: WikiRepository) {}
+
+  async execute(input: { namespace: Namespace; title: string; page: { limit: number; offset: number } }) {
+    const page = await new ViewWiki(this.wikis).execute(input);
+    return this.wikis.revisions(page.id, input.page);
+  }
+}
+
+/** Two stored revisions of a live page (the current one included): 404 for one that is not this page's. */
+export class CompareWikiRevisions {
+  constructor(private readonly wikis: WikiRepository) {}
+
+  async execute(input: { namespace: Namespace; title: string; from: number; to: number }): Promise<{ page: WikiPage; from: WikiState; to: WikiState }> {
+    const page = await new ViewWiki(this.wikis).execute(input);
+    const read = async (revisionid: number): Promise<WikiState> => {
+      if (revisionid === page.state.revisionid) return page.state;
+      const old = await this.wikis.snapshot(page.id, revisionid);
+      if (!old) throw new WikiRevisionNotFoundError();
+      return old;
+    };
+    const [from, to] = await Promise.all([read(input.from), read(input.to)]);
+    return { page, from, to };
   }
 }
 

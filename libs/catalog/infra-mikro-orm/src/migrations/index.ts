@@ -4,6 +4,8 @@ import { CatalogHistory } from './20261122250000-catalog-history.js';
 import { CatalogSearch } from './20261122300100-catalog-search.js';
 import { CatalogRelated } from './20261123130000-catalog-related.js';
 import { CatalogLookups } from './20261123140100-catalog-lookups.js';
+import { CatalogDetails } from './20261126140000-catalog-details.js';
+import { CatalogChangeSummaries } from './20261126140100-catalog-change-summaries.js';
 
 export const catalogMigrations: MigrationObject[] = [
   { name: '20261122100000-catalog', class: CatalogInitial },
@@ -11,4 +13,6 @@ export const catalogMigrations: MigrationObject[] = [
   { name: '20261122300100-catalog-search', class: CatalogSearch },
   { name: '20261123130000-catalog-related', class: CatalogRelated },
   { name: '20261123140100-catalog-lookups', class: CatalogLookups },
+  { name: '20261126140000-catalog-details', class: CatalogDetails },
+  { name: '20261126140100-catalog-change-summaries', class: CatalogChangeSummaries },
 ];

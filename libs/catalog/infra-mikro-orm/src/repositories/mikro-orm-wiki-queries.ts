@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiQueries, type CategoryNode, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView } from '@rc/catalog-domain';
+import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView } from '@rc/catalog-domain';
 import type { Page } from '@rc/shared-kernel';
 
 const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
@@ -86,6 +86,21 @@ export class MikroOrmWikiQueries extends WikiQueries {
     return rows.map(view);
   }
 
+  async maintenance(id: number): Promise<MaintenanceView | null> {
+    const [row] = await this.em.execute<{ title: string; revisionid: number; schedules: MaintenanceSchedule[] }[]>(
+      `WITH RECURSIVE up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM wiki_pages WHERE id = ?
+         UNION ALL
+         SELECT p.id, p.parent_id, up.depth + 1 FROM wiki_pages p JOIN up ON p.id = up.parent_id WHERE up.depth < 100
+       )
+       SELECT w.title, w.revisionid, w.details->'maintenanceSchedule' AS schedules FROM up JOIN wiki_pages w ON w.id = up.id
+        WHERE w.deleted_at IS NULL AND jsonb_typeof(w.details->'maintenanceSchedule') = 'array' AND jsonb_array_length(w.details->'maintenanceSchedule') > 0
+        ORDER BY up.depth LIMIT 1`,
+      [id],
+    );
+    return row ? { title: row.title, revisionid: row.revisionid, schedules: row.schedules } : null;
+  }
+
   async children(id: number): Promise<WikiSummaryView[]> {
     const rows = await this.em.execute<SummaryRow[]>(`SELECT ${SUMMARY} FROM wiki_pages w WHERE w.parent_id = ? AND w.deleted_at IS NULL ORDER BY w.title`, [id]);
     return rows.map(view);
@@ -99,6 +114,15 @@ export class MikroOrmWikiQueries extends WikiQueries {
          JOIN wiki_pages w ON w.namespace = r.item->>'namespace' AND w.title = r.item->>'title' AND w.deleted_at IS NULL
         ORDER BY r.ord`,
       [JSON.stringify(refs.map((r) => ({ namespace: r.namespace, title: r.title })))],
+    );
+    return rows.map(view);
+  }
+
+  async byIds(ids: readonly number[]): Promise<WikiSummaryView[]> {
+    if (!ids.length) return [];
+    const rows = await this.em.execute<SummaryRow[]>(
+      `SELECT ${SUMMARY} FROM wiki_pages w WHERE w.id IN (SELECT value::int FROM jsonb_array_elements_text(?::jsonb)) AND w.deleted_at IS NULL`,
+      [JSON.stringify(ids)],
     );
     return rows.map(view);
   }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiPage, WikiRepository, WikiTags, type Namespace, type WikiId, type WikiRef, type WikiState } from '@rc/catalog-domain';
+import { NO_DETAILS, WikiPage, WikiRepository, WikiTags, type Namespace, type WikiDetails, type WikiId, type WikiRef, type WikiRevisionEntry, type WikiState } from '@rc/catalog-domain';
 
 export const WIKI_COLUMNS = `id, namespace, title, display_title, parent_id, description, contents, image_id, flags, info,
-  revisionid, author_id, langid, created_at, modified_at, deleted_at, related`;
+  revisionid, author_id, langid, created_at, modified_at, deleted_at, related, details`;
 
 export interface WikiSqlRow {
   id: number;
@@ -22,6 +22,21 @@ export interface WikiSqlRow {
   modified_at: Date | string;
   deleted_at: Date | string | null;
   related: unknown;
+  details: unknown;
+}
+
+/** The stored details with every field (rows and snapshots older than a field read as its default). */
+export function detailsOf(value: unknown): WikiDetails {
+  const d = value && typeof value === 'object' && !Array.isArray(value) ? (value as Partial<WikiDetails>) : {};
+  return {
+    pageTitle: typeof d.pageTitle === 'string' ? d.pageTitle : null,
+    repairabilityScore: typeof d.repairabilityScore === 'number' ? d.repairabilityScore : null,
+    sourceRevisionid: typeof d.sourceRevisionid === 'number' ? d.sourceRevisionid : null,
+    suppliers: Array.isArray(d.suppliers) ? d.suppliers : NO_DETAILS.suppliers,
+    documentIds: Array.isArray(d.documentIds) ? d.documentIds : NO_DETAILS.documentIds,
+    maintenanceSchedule: Array.isArray(d.maintenanceSchedule) ? d.maintenanceSchedule : NO_DETAILS.maintenanceSchedule,
+    tableOfContents: d.tableOfContents === true,
+  };
 }
 
 /**
@@ -49,6 +64,7 @@ export function wikiStateOf(row: WikiSqlRow): WikiState {
     flags: row.flags,
     info: Array.isArray(row.info) ? row.info : [],
     related: relatedOf(row.related),
+    details: detailsOf(row.details),
     revisionid: row.revisionid,
     authorId: row.author_id ?? 0,
     langid: row.langid,
@@ -90,9 +106,9 @@ export class MikroOrmWikiRepository extends WikiRepository {
     const revisionid = (await this.em.execute<{ n: number }[]>(`SELECT nextval('wiki_revision_seq')::int AS n`))[0]!.n;
     const s = page.state;
     await this.em.execute(
-      `INSERT INTO wiki_pages (${WIKI_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb)
+      `INSERT INTO wiki_pages (${WIKI_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb)
        ON CONFLICT (id) DO UPDATE SET display_title = excluded.display_title, parent_id = excluded.parent_id, description = excluded.description,
-         contents = excluded.contents, image_id = excluded.image_id, flags = excluded.flags, info = excluded.info, related = excluded.related,
+         contents = excluded.contents, image_id = excluded.image_id, flags = excluded.flags, info = excluded.info, related = excluded.related, details = excluded.details,
          revisionid = excluded.revisionid, modified_at = excluded.modified_at, deleted_at = excluded.deleted_at`,
       [
         s.id,
@@ -112,16 +128,28 @@ export class MikroOrmWikiRepository extends WikiRepository {
         s.modifiedAt,
         s.deletedAt,
         JSON.stringify(s.related),
+        JSON.stringify(s.details),
       ],
     );
+    const summaryOfChange = page.summaryOfChange;
     page.markStored(revisionid);
-    await this.em.execute('INSERT INTO wiki_revisions (wiki_id, revisionid, snapshot, editor_id, created_at) VALUES (?, ?, ?::jsonb, ?, ?)', [
+    await this.em.execute('INSERT INTO wiki_revisions (wiki_id, revisionid, snapshot, editor_id, created_at, summary_of_change) VALUES (?, ?, ?::jsonb, ?, ?, ?)', [
       s.id,
       revisionid,
       JSON.stringify(page.state),
       page.editedBy,
       s.modifiedAt,
+      summaryOfChange,
     ]);
+  }
+
+  async revisions(id: WikiId, page: { limit: number; offset: number }): Promise<WikiRevisionEntry[]> {
+    const rows = await this.em.execute<{ revisionid: number; created_at: Date | string; editor_id: number; summary_of_change: string | null; langid: string | null }[]>(
+      `SELECT revisionid, created_at, editor_id, summary_of_change, snapshot->>'langid' AS langid
+         FROM wiki_revisions WHERE wiki_id = ? ORDER BY revisionid DESC LIMIT ? OFFSET ?`,
+      [id, page.limit, page.offset],
+    );
+    return rows.map((r) => ({ revisionid: r.revisionid, date: new Date(r.created_at), editorId: r.editor_id, summaryOfChange: r.summary_of_change, langid: r.langid ?? 'en' }));
   }
 
   async snapshot(id: WikiId, revisionid: number): Promise<WikiState | null> {
@@ -131,6 +159,7 @@ export class MikroOrmWikiRepository extends WikiRepository {
     return {
       ...(s as unknown as WikiState),
       related: relatedOf(s['related']),
+      details: detailsOf(s['details']),
       createdAt: new Date(s['createdAt'] as string),
       modifiedAt: new Date(s['modifiedAt'] as string),
       deletedAt: s['deletedAt'] ? new Date(s['deletedAt'] as string) : null,

@@ -14,6 +14,8 @@ export interface WikiPageRow {
   info: unknown;
   /** Related pages: `[{namespace, title}]`. */
   related: unknown;
+  /** The compatibility fields (the domain's WikiDetails, snake_case keys as written). */
+  details: unknown;
   revisionid: number;
   authorId: number | null;
   langid: string;
@@ -40,6 +42,7 @@ export const WikiPageSchema = new EntitySchema<WikiPageRow>({
     flags: { type: 'text[]' },
     info: { type: 'jsonb' },
     related: { type: 'jsonb', defaultRaw: `'[]'` },
+    details: { type: 'jsonb', defaultRaw: `'{}'` },
     revisionid: { type: 'integer' },
     authorId: { type: 'integer', nullable: true, fieldName: 'author_id' },
     langid: { type: 'string', length: 2 },
@@ -56,6 +59,7 @@ export interface WikiRevisionRow {
   snapshot: unknown;
   editorId: number;
   createdAt: Date;
+  summaryOfChange: string | null;
 }
 
 export const WikiRevisionSchema = new EntitySchema<WikiRevisionRow>({
@@ -67,6 +71,7 @@ export const WikiRevisionSchema = new EntitySchema<WikiRevisionRow>({
     snapshot: { type: 'jsonb' },
     editorId: { type: 'integer', fieldName: 'editor_id' },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
+    summaryOfChange: { type: 'string', length: 255, nullable: true, fieldName: 'summary_of_change' },
   },
 });
 

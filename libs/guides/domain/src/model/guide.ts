@@ -1,4 +1,4 @@
-import { isId, type Brand, type Violation } from '@rc/shared-kernel';
+import { checkChangeSummary, isId, type Brand, type Violation } from '@rc/shared-kernel';
 import { InvalidGuideError, NotGuideEditorError, StaleGuideRevisionError, StaleStepRevisionError, StepNotFoundError } from '../guides.errors.js';
 import {
   canonicalJson,
@@ -34,7 +34,30 @@ export interface GuideItem {
 export interface Editor {
   readonly userId: number;
   readonly isAdmin: boolean;
+  /** The live teams the editor belongs to, when known (only needed for guides shared with teams). */
+  readonly teamIds?: readonly number[];
 }
+
+/** Who may edit a guide besides its author and Admins: collaborators, and members of its teams. Not part of any revision. */
+export interface GuideAccess {
+  readonly userIds: readonly number[];
+  readonly teamIds: readonly number[];
+}
+
+export const NO_ACCESS: GuideAccess = { userIds: [], teamIds: [] };
+
+/** A write's `summary_of_change` (shown in the history), checked: none, or a line of at most 255 characters; otherwise a 422. */
+export function readChangeSummary(value: unknown): string | null {
+  const { summary, problem } = checkChangeSummary(value);
+  if (problem) throw new InvalidGuideError([{ field: 'summary_of_change', message: problem }]);
+  return summary ?? null;
+}
+
+/** The content fields a revert restores (visibility, authorship and dates stay as they are). */
+const REVERTED_FIELDS = [
+  'title', 'category', 'subject', 'type', 'difficulty', 'summary', 'introduction', 'conclusion',
+  'timeRequiredMin', 'timeRequiredMax', 'imageId', 'parts', 'tools', 'prerequisites', 'flags',
+] as const;
 
 export interface GuideState {
   readonly id: GuideId;
@@ -100,14 +123,17 @@ export class Guide {
   private changedFields = false;
   private readonly removedStepIds: number[] = [];
   private lastEditorId: number | null = null;
+  private changeSummary: string | null = null;
+  private editors: GuideAccess;
 
-  private constructor(state: GuideState, steps: Step[]) {
+  private constructor(state: GuideState, steps: Step[], access: GuideAccess) {
     this.state = { ...state };
     this.steps = steps;
+    this.editors = { userIds: [...access.userIds], teamIds: [...access.teamIds] };
   }
 
-  static restore(state: GuideState, steps: readonly StepState[]): Guide {
-    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)));
+  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS): Guide {
+    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access);
   }
 
   /**
@@ -152,6 +178,7 @@ export class Guide {
         deletedAt: null,
       },
       [],
+      NO_ACCESS,
     );
     guide.changedFields = true;
     return guide;
@@ -179,12 +206,50 @@ export class Guide {
     return this.lastEditorId ?? this.state.authorId;
   }
 
-  /** The author and Admins may edit a guide. */
+  /** Who may edit it besides its author and Admins (collaborator ids and team ids, each increasing). */
+  get access(): GuideAccess {
+    return this.editors;
+  }
+
+  /** The summary of the pending change, recorded with its revision. */
+  get summaryOfChange(): string | null {
+    return this.changeSummary;
+  }
+
+  /** The author, Admins, the guide's collaborators and the members of its teams may edit a guide. */
   canEdit(editor: Editor | null): boolean {
+    if (!editor || this.isDeleted) return false;
+    if (editor.isAdmin || editor.userId === this.state.authorId || this.editors.userIds.includes(editor.userId)) return true;
+    return !!editor.teamIds?.some((id) => this.editors.teamIds.includes(id));
+  }
+
+  /** Whether `canEdit` depends on the editor's teams, which `editor` does not carry yet. */
+  needsTeamsOf(editor: Editor | null): boolean {
+    return !!editor && !editor.teamIds && this.editors.teamIds.length > 0 && !editor.isAdmin && editor.userId !== this.state.authorId && !this.editors.userIds.includes(editor.userId);
+  }
+
+  /** Only the author and Admins choose who else may edit. */
+  canManageAccess(editor: Editor | null): boolean {
     return !!editor && !this.isDeleted && (editor.isAdmin || editor.userId === this.state.authorId);
   }
 
-  /** Public guides are seen by all; private ones by their author and Admins. */
+  /** Adds or removes a collaborator (`kind` 'user') or a team; returns whether the list changed. No revision. */
+  changeAccess(editor: Editor, kind: 'user' | 'team', id: number, on: boolean): boolean {
+    if (!this.canManageAccess(editor)) throw new NotGuideEditorError('Only the author or an Admin may change who edits this guide');
+    const key = kind === 'user' ? 'userIds' : 'teamIds';
+    const ids = this.editors[key];
+    if (ids.includes(id) === on) return false;
+    const next = on ? [...ids, id].sort((a, b) => a - b) : ids.filter((x) => x !== id);
+    this.editors = { ...this.editors, [key]: next };
+    return true;
+  }
+
+  /** Records the editor's summary of the pending change (already checked by `readChangeSummary`). */
+  describeChange(summary: string | null): void {
+    this.changeSummary = summary;
+  }
+
+  /** Public guides are seen by all; private ones by those who may edit them. */
   canView(viewer: Editor | null): boolean {
     return !this.isDeleted && (this.state.isPublic || this.canEdit(viewer));
   }
@@ -290,9 +355,54 @@ export class Guide {
     this.apply(editor, {}, now);
   }
 
+  /**
+   * Makes the content of an older revision the content of the guide, as a new revision: its fields
+   * (visibility aside), and its steps with their ids, in its order (steps removed since come back).
+   * Privileged flags stay as they are for editors who cannot set them. A revert to identical content is a no-op.
+   */
+  revertTo(editor: Editor, old: { readonly state: GuideState; readonly steps: readonly StepState[] }, now: Date): void {
+    this.assertEditor(editor);
+    const patch: Partial<Record<(typeof REVERTED_FIELDS)[number], unknown>> = {};
+    for (const key of REVERTED_FIELDS) if (canonicalJson(old.state[key]) !== canonicalJson(this.state[key])) patch[key] = old.state[key];
+    if (patch.flags && !editor.isAdmin) {
+      const privileged = (flag: string) => !!flagDefinition(flag)?.privileged;
+      const flags = old.state.flags.filter((f) => !privileged(f) || this.state.flags.includes(f));
+      for (const kept of this.state.flags) if (privileged(kept) && !flags.includes(kept)) flags.push(kept);
+      if (canonicalJson(flags) === canonicalJson(this.state.flags)) delete patch.flags;
+      else patch.flags = flags;
+    }
+    const orderBefore = new Map(this.steps.map((s) => [s.id, s.orderby]));
+    const byId = new Map(this.steps.map((s) => [s.id, s]));
+    const wanted = [...old.steps].sort((a, b) => a.orderby - b.orderby);
+    const keep = new Set(wanted.map((s) => s.id));
+    let stepsChanged = false;
+    for (const step of this.steps) {
+      if (keep.has(step.id)) continue;
+      this.removedStepIds.push(step.id);
+      stepsChanged = true;
+    }
+    const steps = wanted.map((o) => {
+      const existing = byId.get(o.id);
+      if (existing) {
+        if (existing.restoreContent(o)) stepsChanged = true;
+        return existing;
+      }
+      const back = Step.restore({ ...o, revisionid: 0 });
+      back.changed = true;
+      stepsChanged = true;
+      return back;
+    });
+    this.steps.splice(0, this.steps.length, ...steps);
+    this.renumber();
+    if (this.steps.some((s) => orderBefore.get(s.id) !== s.orderby)) stepsChanged = true;
+    if (!stepsChanged && !Object.keys(patch).length) return;
+    this.apply(editor, patch as Partial<GuideState>, now);
+  }
+
   /** The state after the repository stored it under new revision ids. */
   markStored(revisionid: number): void {
     Object.assign(this.state, { revisionid });
+    this.changeSummary = null;
     this.changedFields = false;
     this.removedStepIds.length = 0;
     for (const step of this.steps) step.changed = false;

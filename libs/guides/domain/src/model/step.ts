@@ -80,6 +80,15 @@ export class Step implements StepState {
     if (this.orderby !== orderby) Object.assign(this, { orderby });
   }
 
+  /** Takes the content (title, lines, media) of a stored state, as a revert does; returns whether anything changed. */
+  restoreContent(old: StepState): boolean {
+    const next = { title: old.title, lines: old.lines, media: old.media };
+    if (canonicalJson(next) === canonicalJson({ title: this.title, lines: this.lines, media: this.media })) return false;
+    Object.assign(this, next);
+    this.changed = true;
+    return true;
+  }
+
   toState(): StepState {
     return { id: this.id, orderby: this.orderby, revisionid: this.revisionid, title: this.title, lines: this.lines, media: this.media };
   }

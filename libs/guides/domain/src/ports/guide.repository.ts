@@ -6,6 +6,15 @@ export interface GuideSnapshot {
   readonly steps: readonly StepState[];
 }
 
+/** One stored revision of a guide, as its history lists it. */
+export interface GuideRevisionEntry {
+  readonly revisionid: number;
+  readonly date: Date;
+  readonly editorId: number;
+  readonly summaryOfChange: string | null;
+  readonly langid: string;
+}
+
 export abstract class GuideRepository {
   abstract nextId(): Promise<GuideId>;
   /** The guide as it is now (deleted ones too: callers decide), without locking. */
@@ -24,6 +33,10 @@ export abstract class GuideRepository {
   abstract save(guide: Guide): Promise<void>;
   /** A stored revision of a guide, or `null`. */
   abstract snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null>;
+  /** The stored revisions of a guide, newest first, paged (one query). */
+  abstract revisions(id: GuideId, page: { readonly limit: number; readonly offset: number }): Promise<GuideRevisionEntry[]>;
+  /** Stores the guide's collaborators and teams as they now are (no revision: they are not content). */
+  abstract saveAccess(guide: Guide): Promise<void>;
   /** Of these ids, those that are not existing, undeleted guides. */
   abstract missing(ids: readonly number[]): Promise<number[]>;
   /** Whether making `prerequisites` the prerequisites of `id` would close a cycle. */

@@ -10,11 +10,14 @@ import {
   MarkGuide,
   RemoveStep,
   ReorderSteps,
+  RevertGuide,
   SetGuidePublic,
   TagGuide,
   type GuideWriteDeps,
 } from '../use-cases/guide-writes.use-cases.js';
 import { ViewGuide } from '../use-cases/view-guide.use-case.js';
+import { ChangeGuideAccess, GuideHistory, ViewGuideAccess } from '../use-cases/guide-access.use-cases.js';
+import { InMemoryTeamDirectory } from './in-memory-team-directory.js';
 import { InMemoryCategoryDirectory } from './in-memory-category-directory.js';
 import { InMemoryGuideImages } from './in-memory-guide-images.js';
 import { InMemoryGuideMarks } from './in-memory-guide-marks.js';
@@ -39,6 +42,8 @@ export interface GuidesTestBedOptions {
   readonly now?: Date | string;
   /** The categories that exist (default TEST_CATEGORIES). */
   readonly categories?: readonly string[];
+  /** Live teams: user id → the ids of the teams they belong to (default none). */
+  readonly teams?: Record<number, readonly number[]>;
 }
 
 /** Lines of a step from their texts: bullet 'black', level 0. */
@@ -55,11 +60,13 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const marks = new InMemoryGuideMarks();
   const tags = new InMemoryGuideTags();
   const outbox = new RecordingOutbox();
+  const teams = new InMemoryTeamDirectory(options.teams);
   // Images 1 to 9 are the author's, 10 to 19 the other user's.
   const images = new InMemoryGuideImages();
   images.add(author.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
   images.add(other.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-  const deps: GuideWriteDeps = { guides, categories, images, outbox, clock, uow };
+  const deps: GuideWriteDeps = { guides, categories, images, outbox, clock, uow, teams };
+  const viewGuide = new ViewGuide(guides, teams);
 
   const bed = {
     clock,
@@ -70,6 +77,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     marks,
     tags,
     outbox,
+    teams,
     deps,
 
     createGuideUseCase: new CreateGuide(deps),
@@ -80,9 +88,13 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     editStep: new EditStep(deps),
     removeStep: new RemoveStep(deps),
     reorderSteps: new ReorderSteps(deps),
-    markGuide: new MarkGuide(guides, marks, outbox, clock, uow),
+    revertGuide: new RevertGuide(deps),
+    markGuide: new MarkGuide(guides, marks, outbox, clock, uow, teams),
     tagGuide: new TagGuide(guides, tags, clock),
-    viewGuide: new ViewGuide(guides),
+    viewGuide,
+    viewGuideAccess: new ViewGuideAccess(viewGuide),
+    changeGuideAccess: new ChangeGuideAccess(guides, teams, uow),
+    guideHistory: new GuideHistory(viewGuide, guides),
 
     /** Moves the clock forward by whole seconds. */
     advanceSeconds(seconds: number): void {

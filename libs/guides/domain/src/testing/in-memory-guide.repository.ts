@@ -1,6 +1,6 @@
-import { Guide, type GuideId, type GuideItem, type GuideState } from '../model/guide.js';
+import { Guide, NO_ACCESS, type GuideAccess, type GuideId, type GuideItem, type GuideState } from '../model/guide.js';
 import type { Line, StepMedia, StepState } from '../model/step.js';
-import { GuideRepository, type GuideSnapshot } from '../ports/guide.repository.js';
+import { GuideRepository, type GuideRevisionEntry, type GuideSnapshot } from '../ports/guide.repository.js';
 
 /**
  * Guides and their steps kept in maps. Like the database it stands for, it stores copies: a
@@ -12,7 +12,9 @@ import { GuideRepository, type GuideSnapshot } from '../ports/guide.repository.j
 export class InMemoryGuideRepository extends GuideRepository {
   private readonly guides = new Map<number, GuideState>();
   private readonly steps = new Map<number, StepState[]>();
-  private readonly revisions = new Map<string, GuideSnapshot>();
+  private readonly snapshots = new Map<string, GuideSnapshot>();
+  private readonly history = new Map<number, GuideRevisionEntry[]>();
+  private readonly access = new Map<number, GuideAccess>();
   private lastGuideId = 0;
   private lastStepId = 0;
   private lastRevisionid = 0;
@@ -42,6 +44,7 @@ export class InMemoryGuideRepository extends GuideRepository {
 
   async save(guide: Guide): Promise<void> {
     if (!guide.hasChanges) return;
+    const summaryOfChange = guide.summaryOfChange;
     // Hydrating, as a repository does: ids and revision ids are written onto the steps.
     for (const step of guide.steps) {
       if (step.id === 0) Object.assign(step, { id: ++this.lastStepId });
@@ -53,11 +56,21 @@ export class InMemoryGuideRepository extends GuideRepository {
     const steps = guide.steps.map((s) => copyStepState(s.toState()));
     this.guides.set(guide.id, state);
     this.steps.set(guide.id, steps);
-    this.revisions.set(key(guide.id, revisionid), { state: copyGuideState(state), steps: steps.map(copyStepState) });
+    this.snapshots.set(key(guide.id, revisionid), { state: copyGuideState(state), steps: steps.map(copyStepState) });
+    const entry = { revisionid, date: new Date(state.modifiedAt), editorId: guide.editedBy, summaryOfChange, langid: state.locale };
+    this.history.set(guide.id, [entry, ...(this.history.get(guide.id) ?? [])]);
+  }
+
+  async revisions(id: GuideId, page: { limit: number; offset: number }): Promise<GuideRevisionEntry[]> {
+    return (this.history.get(id) ?? []).slice(page.offset, page.offset + page.limit).map((e) => ({ ...e, date: new Date(e.date) }));
+  }
+
+  async saveAccess(guide: Guide): Promise<void> {
+    this.access.set(guide.id, { userIds: [...guide.access.userIds], teamIds: [...guide.access.teamIds] });
   }
 
   async snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null> {
-    const snapshot = this.revisions.get(key(id, revisionid));
+    const snapshot = this.snapshots.get(key(id, revisionid));
     return snapshot ? { state: copyGuideState(snapshot.state), steps: snapshot.steps.map(copyStepState) } : null;
   }
 
@@ -95,7 +108,7 @@ export class InMemoryGuideRepository extends GuideRepository {
 
   /** The revision ids stored for a guide, oldest first. */
   revisionsOf(id: number): number[] {
-    return [...this.revisions.values()]
+    return [...this.snapshots.values()]
       .filter((s) => s.state.id === id)
       .map((s) => s.state.revisionid)
       .sort((a, b) => a - b);
@@ -114,7 +127,7 @@ export class InMemoryGuideRepository extends GuideRepository {
   private load(id: number): Guide | null {
     const state = this.guides.get(id);
     if (!state) return null;
-    return Guide.restore(copyGuideState(state), (this.steps.get(id) ?? []).map(copyStepState));
+    return Guide.restore(copyGuideState(state), (this.steps.get(id) ?? []).map(copyStepState), this.access.get(id) ?? NO_ACCESS);
   }
 }
 

@@ -1,11 +1,12 @@
 import { isId, type Clock, type UnitOfWork, type Violation } from '@rc/shared-kernel';
 import { GuideNotFoundError, GuideTagNotFoundError, InvalidGuideError, ModeratorRequiredError, NotGuideEditorError } from '../guides.errors.js';
-import { Guide, type Editor, type GuideId, type GuideInput } from '../model/guide.js';
+import { Guide, readChangeSummary, type Editor, type GuideId, type GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
 import type { CategoryDirectory } from '../ports/category-directory.js';
 import type { GuideImages } from '../ports/guide-images.js';
 import type { GuideEventOutbox, GuideMarks, GuideTags } from '../ports/guide-activity.js';
 import type { GuideRepository } from '../ports/guide.repository.js';
+import type { TeamDirectory } from '../ports/team-directory.js';
 
 /** What every write needs. */
 export interface GuideWriteDeps {
@@ -15,6 +16,12 @@ export interface GuideWriteDeps {
   readonly outbox: GuideEventOutbox;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
+  readonly teams: TeamDirectory;
+}
+
+/** The editor with their teams, looked up only when the guide's edit right depends on them. */
+export async function withTeams(teams: TeamDirectory, guide: Guide, editor: Editor | null): Promise<Editor | null> {
+  return editor && guide.needsTeamsOf(editor) ? { ...editor, teamIds: await teams.teamIdsOf(editor.userId) } : editor;
 }
 
 /** References a guide makes to others (category, prerequisites) are checked against their owners. */
@@ -63,17 +70,27 @@ const stepImageIds = (guide: Guide, stepId: number): number[] => {
   return media?.type === 'image' ? [...media.imageIds] : [];
 };
 
-/** Loads a live guide, locked, for an editor; checks the revision the caller saw. */
-async function loadForWrite(deps: GuideWriteDeps, id: GuideId, editor: Editor, revisionid?: number): Promise<Guide> {
+/**
+ * Loads a live guide, locked, for an editor (returned with their teams when those decide); checks
+ * the revision the caller saw.
+ */
+async function loadForWrite(deps: GuideWriteDeps, id: GuideId, caller: Editor, revisionid?: number): Promise<{ guide: Guide; editor: Editor }> {
   const guide = await deps.guides.findForUpdate(id);
   if (!guide || guide.isDeleted) throw new GuideNotFoundError();
+  const editor = (await withTeams(deps.teams, guide, caller))!;
   if (!guide.canEdit(editor)) throw new NotGuideEditorError();
   if (revisionid !== undefined) guide.assertRevision(revisionid);
-  return guide;
+  return { guide, editor };
 }
 
-async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boolean): Promise<void> {
+/** What every write may carry: a short summary of the change, shown in the history. */
+export interface ChangeNote {
+  readonly summaryOfChange?: unknown;
+}
+
+async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boolean, note: ChangeNote = {}): Promise<void> {
   if (!guide.hasChanges) return;
+  guide.describeChange(readChangeSummary(note.summaryOfChange));
   await deps.guides.save(guide);
   const at = Math.floor(deps.clock.now().getTime() / 1000);
   const s = guide.state;
@@ -84,13 +101,14 @@ async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boo
 export class CreateGuide {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; fields: GuideInput }): Promise<Guide> {
+  async execute(input: { editor: Editor; fields: GuideInput } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
       const id = await this.deps.guides.nextId();
       const guide = Guide.create(id, input.editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, id, input.fields);
       await checkImages(this.deps, input.editor, guideImageUses(input.fields), []);
-      await saveWithEvents(this.deps, guide, false);
+      await saveWithEvents(this.deps, guide, false, input);
       return guide;
     });
   }
@@ -99,15 +117,16 @@ export class CreateGuide {
 export class EditGuide {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; fields: GuideInput }): Promise<Guide> {
+  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; fields: GuideInput } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       const wasPublic = guide.state.isPublic;
       const shown = guide.state.imageId;
-      guide.edit(input.editor, input.fields, this.deps.clock.now());
+      guide.edit(editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, guide.id, input.fields);
-      await checkImages(this.deps, input.editor, guideImageUses(input.fields), shown === null ? [] : [shown]);
-      await saveWithEvents(this.deps, guide, wasPublic);
+      await checkImages(this.deps, editor, guideImageUses(input.fields), shown === null ? [] : [shown]);
+      await saveWithEvents(this.deps, guide, wasPublic, input);
       return guide;
     });
   }
@@ -116,13 +135,14 @@ export class EditGuide {
 export class SetGuidePublic {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; isPublic: boolean }): Promise<Guide> {
+  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; isPublic: boolean } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       const wasPublic = guide.state.isPublic;
-      if (input.isPublic) guide.publish(input.editor, this.deps.clock.now());
-      else guide.unpublish(input.editor, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, wasPublic);
+      if (input.isPublic) guide.publish(editor, this.deps.clock.now());
+      else guide.unpublish(editor, this.deps.clock.now());
+      await saveWithEvents(this.deps, guide, wasPublic, input);
       return guide;
     });
   }
@@ -135,17 +155,18 @@ export class SetGuidePublic {
 export class DeleteGuide {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number }): Promise<void> {
+  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number } & ChangeNote): Promise<void> {
+    readChangeSummary(input.summaryOfChange);
     await this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       const wasPublic = guide.state.isPublic;
-      guide.assertDeletable(input.editor);
+      guide.assertDeletable(editor);
       const dependents = await this.deps.guides.dependents(guide.id);
       if (dependents.length) {
         throw new InvalidGuideError([{ field: 'guideid', message: `this guide is a prerequisite of guide(s) ${dependents.join(', ')}; remove it from them first` }]);
       }
-      guide.delete(input.editor, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, wasPublic);
+      guide.delete(editor, this.deps.clock.now());
+      await saveWithEvents(this.deps, guide, wasPublic, input);
     });
   }
 }
@@ -153,12 +174,13 @@ export class DeleteGuide {
 export class AddStep {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; revisionid?: number; step: StepInput & { orderby?: unknown } }): Promise<Guide> {
+  async execute(input: { editor: Editor; guideId: GuideId; revisionid?: number; step: StepInput & { orderby?: unknown } } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
-      guide.addStep(input.editor, input.step, this.deps.clock.now());
-      await checkImages(this.deps, input.editor, stepImageUses(input.step), []);
-      await saveWithEvents(this.deps, guide, guide.state.isPublic);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
+      guide.addStep(editor, input.step, this.deps.clock.now());
+      await checkImages(this.deps, editor, stepImageUses(input.step), []);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
       return guide;
     });
   }
@@ -167,13 +189,14 @@ export class AddStep {
 export class EditStep {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; stepId: number; revisionid: number; step: StepInput }): Promise<Guide> {
+  async execute(input: { editor: Editor; guideId: GuideId; stepId: number; revisionid: number; step: StepInput } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor);
       const shown = stepImageIds(guide, input.stepId);
-      guide.editStep(input.editor, input.stepId, input.revisionid, input.step, this.deps.clock.now());
-      await checkImages(this.deps, input.editor, stepImageUses(input.step), shown);
-      await saveWithEvents(this.deps, guide, guide.state.isPublic);
+      guide.editStep(editor, input.stepId, input.revisionid, input.step, this.deps.clock.now());
+      await checkImages(this.deps, editor, stepImageUses(input.step), shown);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
       return guide;
     });
   }
@@ -182,11 +205,12 @@ export class EditStep {
 export class RemoveStep {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; stepId: number; revisionid: number }): Promise<Guide> {
+  async execute(input: { editor: Editor; guideId: GuideId; stepId: number; revisionid: number } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor);
-      guide.removeStep(input.editor, input.stepId, input.revisionid, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor);
+      guide.removeStep(editor, input.stepId, input.revisionid, this.deps.clock.now());
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
       return guide;
     });
   }
@@ -195,11 +219,34 @@ export class RemoveStep {
 export class ReorderSteps {
   constructor(private readonly deps: GuideWriteDeps) {}
 
-  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; stepids: unknown }): Promise<Guide> {
+  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; stepids: unknown } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
-      const guide = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
-      guide.reorderSteps(input.editor, input.stepids, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic);
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
+      guide.reorderSteps(editor, input.stepids, this.deps.clock.now());
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      return guide;
+    });
+  }
+}
+
+/**
+ * Makes an older revision's content the guide's, as a new revision (author, collaborators, team
+ * members, Admins): `revisionid` must be the current one (409), `toRevisionid` a stored revision
+ * of this guide (422 otherwise); the restored category and prerequisites are checked again.
+ */
+export class RevertGuide {
+  constructor(private readonly deps: GuideWriteDeps) {}
+
+  async execute(input: { editor: Editor; guideId: GuideId; revisionid: number; toRevisionid: number } & ChangeNote): Promise<Guide> {
+    readChangeSummary(input.summaryOfChange);
+    return this.deps.uow.run(async () => {
+      const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
+      const old = await this.deps.guides.snapshot(guide.id, input.toRevisionid);
+      if (!old) throw new InvalidGuideError([{ field: 'to_revisionid', message: 'no such revision of this guide' }]);
+      guide.revertTo(editor, old, this.deps.clock.now());
+      await checkReferences(this.deps, guide.id, { category: old.state.category, prerequisites: [...guide.state.prerequisites] });
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
       return guide;
     });
   }
@@ -217,12 +264,13 @@ export class MarkGuide {
     private readonly outbox: GuideEventOutbox,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly teams: TeamDirectory,
   ) {}
 
   async execute(input: { viewer: Editor; guideId: GuideId; kind: 'favorite' | 'completion'; on: boolean }): Promise<void> {
     await this.uow.run(async () => {
       const guide = await this.guides.findById(input.guideId);
-      if (!guide || guide.isDeleted || (input.on && !guide.canView(input.viewer))) throw new GuideNotFoundError();
+      if (!guide || guide.isDeleted || (input.on && !guide.state.isPublic && !guide.canView(await withTeams(this.teams, guide, input.viewer)))) throw new GuideNotFoundError();
       const now = this.clock.now();
       const changed = input.on
         ? await this.marks.add(input.kind, input.viewer.userId, guide.id, now)

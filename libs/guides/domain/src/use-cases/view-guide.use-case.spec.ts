@@ -65,11 +65,20 @@ describe('ViewGuide', () => {
       expect((await bed.viewGuide.execute({ viewer: admin, guideId: first.id, revisionid: first.state.revisionid })).state.title).toBe('Old title');
     });
 
-    it('refuses an old revision of a public guide to a stranger', async () => {
+    it('shows anyone an old revision of a public guide: its history is as public as the guide', async () => {
       const { bed, first } = await twoRevisions(true);
+      for (const viewer of [null, other]) {
+        expect((await bed.viewGuide.execute({ viewer, guideId: first.id, revisionid: first.state.revisionid })).state.title).toBe('Old title');
+      }
+    });
+
+    it('refuses an old revision of a private guide to a stranger, shows it to a collaborator', async () => {
+      const { bed, first } = await twoRevisions(false);
       for (const viewer of [null, other]) {
         expect(await rejectionOf(bed.viewGuide.execute({ viewer, guideId: first.id, revisionid: first.state.revisionid }))).toBeInstanceOf(GuidePrivateError);
       }
+      await bed.changeGuideAccess.execute({ editor: author, guideId: first.id, kind: 'user', id: other.userId, on: true });
+      expect((await bed.viewGuide.execute({ viewer: other, guideId: first.id, revisionid: first.state.revisionid })).state.title).toBe('Old title');
     });
 
     it('answers RevisionNotFoundError for an unknown revision', async () => {

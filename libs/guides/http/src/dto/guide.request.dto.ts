@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsInt, Min, ValidateIf } from 'class-validator';
 import { BULLETS, DIFFICULTIES, GUIDE_TYPES, MAX_ITEMS, MAX_LEVEL, MAX_LINES } from '@rc/guides-domain';
+import { SummaryOfChange } from '@rc/shared-http';
 
 // The classes declare the shape of each body (its types, nested objects and enums, for OpenAPI and
 // for the code), but only the field names are checked here (an unknown field is a 422): the guides
@@ -63,6 +64,27 @@ export class GuideWriteDto {
   @ApiPropertyOptional({ type: [GuideItemDto], maxItems: MAX_ITEMS, description: 'Full replacement' }) @Allow() tools?: GuideItemDto[];
   @ApiPropertyOptional({ description: 'Create: default false (private)', example: false }) @Allow() public?: boolean;
   @ApiPropertyOptional({ description: 'Source language, two letters', example: 'en' }) @Allow() langid?: string;
+  @SummaryOfChange() summary_of_change?: string;
+  // The original's document and intro-video fields: checked and accepted, not kept (this service
+  // attaches no documents or intro videos to guides yet, so `documents` reads back [] and
+  // `featured_documentid` and `intro_video` null). They are the only fields checked here.
+  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 100, description: 'Document ids: accepted and not kept (`documents` reads back [])', example: [] })
+  @ValidateIf((_o, v) => v !== undefined)
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  documents?: number[];
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: 'A document id: accepted and not kept (reads back null)', example: null })
+  @ValidateIf((_o, v) => v !== undefined && v !== null)
+  @IsInt()
+  @Min(1)
+  featured_documentid?: number | null;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: "The intro video's object id (null clears it): accepted and not kept (`intro_video` reads back null)", example: null })
+  @ValidateIf((_o, v) => v !== undefined && v !== null)
+  @IsInt()
+  @Min(1)
+  objectid?: number | null;
 }
 
 /** Step edits: `lines`, `media`, `title` (a step moves with steporder, not here). */
@@ -70,6 +92,7 @@ export class StepEditDto {
   @ApiPropertyOptional({ example: 'Disconnect the battery' }) @Allow() title?: string;
   @ApiPropertyOptional({ description: 'Same rules as on create; a full replacement', type: [LineDto], minItems: 1, maxItems: MAX_LINES }) @Allow() lines?: LineDto[];
   @ApiPropertyOptional({ description: 'Same shape as on create; null removes the media', type: StepMediaDto, nullable: true }) @Allow() media?: StepMediaDto | null;
+  @SummaryOfChange() summary_of_change?: string;
 }
 
 /** Step creation: the edit fields plus the position. */
@@ -86,10 +109,12 @@ export class StepWriteDto {
   lines?: LineDto[];
   @ApiPropertyOptional({ description: 'Up to 3 images, or one video or embed; null: none', type: StepMediaDto, nullable: true }) @Allow() media?: StepMediaDto | null;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Create only: position 1 … count + 1 (default: last)', example: 1 }) @Allow() orderby?: number;
+  @SummaryOfChange() summary_of_change?: string;
 }
 
 export class StepOrderDto {
   @ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Every step id of the guide (`steps[].stepid` of the guide), in the new order', example: [] }) @Allow() stepids?: number[];
+  @SummaryOfChange() summary_of_change?: string;
 }
 
 export class TagDto {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
@@ -39,10 +39,25 @@ export class LineResponseDto {
   @ApiProperty({ nullable: true, type: Number }) lineid!: number | null;
 }
 
+/** A step's video, as step bodies name it: the object id (the video itself is `GET /media/videos/{id}`). */
+export class StepVideoResponseDto {
+  @ApiProperty({ description: 'The video object id', example: 41 }) objectid!: number;
+}
+
+/** A step's embed, as step bodies name it: the embed id. */
+export class StepEmbedResponseDto {
+  @ApiProperty({ description: 'The embed object id', example: 42 }) embedid!: number;
+}
+
+@ApiExtraModels(StepVideoResponseDto, StepEmbedResponseDto)
 export class StepMediaResponseDto {
   @ApiProperty({ enum: ['image', 'video', 'embed'] }) type!: string;
-  @ApiProperty({ description: 'Images for `image` (up to 3; empty when the step has none), an object otherwise', oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/ImageResponseDto' } }, { type: 'object' }] })
-  data!: unknown;
+  @ApiProperty({
+    description: 'image: up to 3 images (empty when the step has none); video: `{objectid}`; embed: `{embedid}`',
+    oneOf: [{ type: 'array', items: { $ref: getSchemaPath(ImageResponseDto) } }, { $ref: getSchemaPath(StepVideoResponseDto) }, { $ref: getSchemaPath(StepEmbedResponseDto) }],
+    example: [],
+  })
+  data!: ImageResponseDto[] | StepVideoResponseDto | StepEmbedResponseDto;
 }
 
 export class StepResponseDto {
@@ -53,7 +68,8 @@ export class StepResponseDto {
   @ApiProperty() title!: string;
   @ApiProperty({ type: [LineResponseDto] }) lines!: LineResponseDto[];
   @ApiProperty({ type: StepMediaResponseDto }) media!: StepMediaResponseDto;
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no comments (the field is kept for compatibility)' }) comments!: never[];
+  @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: "The step's comments (reference §3.12): threads oldest first, replies newest first" }) comments!: object[];
+  @ApiPropertyOptional({ description: 'Only with `stepComments`: live comments on the step, replies included (`comments` then shows at most 20 threads)' }) comment_count?: number;
 }
 
 export class GuideItemResponseDto {
@@ -110,7 +126,7 @@ export class GuideResponseDto {
   @ApiProperty({ description: 'The viewer may edit' }) can_edit!: boolean;
   @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
   @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no comments (the field is kept for compatibility)' }) comments!: never[];
+  @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: 'The guide-level comments (reference §3.12): threads oldest first, replies newest first' }) comments!: object[];
   @ApiProperty({ nullable: true, type: Number }) featured_documentid!: number | null;
   @ApiProperty() featured_document_embed_url!: string;
   @ApiProperty() featured_document_thumbnail_url!: string;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Guide, GuideRepository, type GuideId, type GuideSnapshot, type GuideState, type StepState } from '@rc/guides-domain';
+import { Guide, GuideRepository, type GuideAccess, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type StepState } from '@rc/guides-domain';
 import { intArray } from './sql.js';
 import { stepsPlainText } from './steps-text.js';
 
@@ -129,11 +129,13 @@ const WRITTEN_FIELDS = Object.keys(WRITES) as (keyof GuideState)[];
 /** A guide as it was read (or last stored) in this unit of work: what `save` compares against. */
 interface Stored {
   readonly state: GuideState;
+  /** Collaborators and teams as read. */
+  readonly access: GuideAccess;
   /** Step id → orderby. */
   readonly orderby: ReadonlyMap<number, number>;
 }
 
-const storedOf = (guide: Guide): Stored => ({ state: { ...guide.state }, orderby: new Map(guide.steps.map((s) => [s.id, s.orderby])) });
+const storedOf = (guide: Guide): Stored => ({ state: { ...guide.state }, access: guide.access, orderby: new Map(guide.steps.map((s) => [s.id, s.orderby])) });
 
 /**
  * Guides and their steps, mapped from rows. Writes happen inside a unit of work on a guide
@@ -241,9 +243,9 @@ export class MikroOrmGuideRepository extends GuideRepository {
     }
     // The snapshot is the new revision; its id is the one the guide's row just got.
     const snapshot = snapshotOf(guide);
-    ctes.push(`revision AS (INSERT INTO guide_revisions (guide_id, revisionid, snapshot, editor_id, created_at)
-       SELECT ?, g.revisionid, jsonb_set(?::jsonb, '{state,revisionid}', to_jsonb(g.revisionid)), ?, ? FROM g)`);
-    params.push(s.id, json({ ...snapshot, state: { ...snapshot.state, revisionid: 0 } }), guide.editedBy, s.modifiedAt);
+    ctes.push(`revision AS (INSERT INTO guide_revisions (guide_id, revisionid, snapshot, editor_id, created_at, summary_of_change)
+       SELECT ?, g.revisionid, jsonb_set(?::jsonb, '{state,revisionid}', to_jsonb(g.revisionid)), ?, ?, ? FROM g)`);
+    params.push(s.id, json({ ...snapshot, state: { ...snapshot.state, revisionid: 0 } }), guide.editedBy, s.modifiedAt, guide.summaryOfChange);
 
     const [row] = await this.em.execute<{ revisionid: number }[]>(`WITH ${ctes.join(',\n')}\nSELECT revisionid FROM g`, params);
     if (!row) throw new Error(`guide ${s.id} vanished while it was being saved`);
@@ -263,6 +265,32 @@ export class MikroOrmGuideRepository extends GuideRepository {
       state: { ...(state as unknown as GuideState), ...Object.fromEntries(dates.map((k) => [k, state[k] ? new Date(state[k] as string) : null])) },
       steps: row.snapshot.steps,
     };
+  }
+
+  async revisions(id: GuideId, page: { limit: number; offset: number }): Promise<GuideRevisionEntry[]> {
+    const rows = await this.em.execute<{ revisionid: number; created_at: Date | string; editor_id: number; summary_of_change: string | null; langid: string | null }[]>(
+      `SELECT revisionid, created_at, editor_id, summary_of_change, snapshot->'state'->>'locale' AS langid
+         FROM guide_revisions WHERE guide_id = ? ORDER BY revisionid DESC LIMIT ? OFFSET ?`,
+      [id, page.limit, page.offset],
+    );
+    return rows.map((r) => ({ revisionid: r.revisionid, date: date(r.created_at), editorId: r.editor_id, summaryOfChange: r.summary_of_change, langid: r.langid ?? 'en' }));
+  }
+
+  /** Writes the differences from the lists as read, in one statement. */
+  async saveAccess(guide: Guide): Promise<void> {
+    const before = this.stored.get(guide)?.access ?? { userIds: [], teamIds: [] };
+    const now = guide.access;
+    const added = (kind: 'userIds' | 'teamIds') => now[kind].filter((id) => !before[kind].includes(id));
+    const removed = (kind: 'userIds' | 'teamIds') => before[kind].filter((id) => !now[kind].includes(id));
+    await this.em.execute(
+      `WITH add_users AS (INSERT INTO guide_collaborators (guide_id, user_id, created_at) SELECT ?, u, now() FROM unnest(${INT_ARRAY}) AS u ON CONFLICT DO NOTHING),
+            del_users AS (DELETE FROM guide_collaborators WHERE guide_id = ? AND user_id = ANY(${INT_ARRAY})),
+            add_teams AS (INSERT INTO guide_teams (guide_id, team_id, created_at) SELECT ?, t, now() FROM unnest(${INT_ARRAY}) AS t ON CONFLICT DO NOTHING)
+       DELETE FROM guide_teams WHERE guide_id = ? AND team_id = ANY(${INT_ARRAY})`,
+      [guide.id, json(added('userIds')), guide.id, json(removed('userIds')), guide.id, json(added('teamIds')), guide.id, json(removed('teamIds'))],
+    );
+    const stored = this.stored.get(guide);
+    if (stored) this.stored.set(guide, { ...stored, access: now });
   }
 
   async missing(ids: readonly number[]): Promise<number[]> {
@@ -302,17 +330,19 @@ export class MikroOrmGuideRepository extends GuideRepository {
    * now that the lock is held.
    */
   private async load(id: GuideId, lock: 'FOR UPDATE' | ''): Promise<Guide | null> {
-    const [row] = await this.em.execute<(GuideSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null })[]>(
+    const [row] = await this.em.execute<(GuideSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null; collaborator_ids: number[]; team_ids: number[] })[]>(
       `SELECT ${GUIDE_COLUMNS},
          (SELECT coalesce(json_agg(json_build_object('id', s.id, 'orderby', s.orderby, 'revisionid', s.revisionid, 'title', s.title, 'lines', s.lines, 'media', s.media)
             ORDER BY s.orderby), '[]') FROM guide_steps s WHERE s.guide_id = guides.id) AS steps,
+         ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = guides.id ORDER BY c.user_id) AS collaborator_ids,
+         ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = guides.id ORDER BY t.team_id) AS team_ids,
          ${lock ? '(SELECT seen.revisionid FROM guides seen WHERE seen.id = guides.id)' : 'revisionid'} AS seen_revisionid
        FROM guides WHERE id = ? ${lock}`,
       [id],
     );
     if (!row) return null;
     const steps = row.seen_revisionid === row.revisionid ? row.steps : await this.em.execute<StepSqlRow[]>('SELECT * FROM guide_steps WHERE guide_id = ? ORDER BY orderby', [id]);
-    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf));
+    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids });
     this.stored.set(guide, storedOf(guide));
     return guide;
   }

@@ -23,6 +23,19 @@ export interface VideoEncoding {
   readonly alwaysGenerate: boolean;
 }
 
+/**
+ * Where the poster frame and the metadata (duration, size) stand: `processing` until the background
+ * job read them; `unavailable` when this deployment has no video decoder (the video is still served).
+ */
+export type VideoPosterStatus = 'processing' | 'ready' | 'failed' | 'unavailable';
+
+/** What a decoder read from a video: its duration and the size it is shown at (rotation applied). */
+export interface VideoMetadata {
+  readonly durationMs: number;
+  readonly width: number;
+  readonly height: number;
+}
+
 export interface VideoState {
   readonly id: VideoId;
   readonly guid: string;
@@ -36,6 +49,7 @@ export interface VideoState {
   /** The still shown before playing: an image of the owner's library. */
   readonly posterImageId: ImageId | null;
   readonly encodings: readonly VideoEncoding[];
+  readonly posterStatus: VideoPosterStatus;
   readonly createdAt: Date;
   readonly deletedAt: Date | null;
 }
@@ -88,6 +102,7 @@ export class Video {
       height,
       posterImageId: null,
       encodings: [encoding],
+      posterStatus: 'processing',
       createdAt: input.now,
       deletedAt: null,
     });
@@ -109,8 +124,34 @@ export class Video {
     return this.current.deletedAt !== null;
   }
 
+  get key(): string {
+    return this.current.encodings[0]!.key;
+  }
+
   setPoster(imageId: ImageId | null): void {
     this.current = { ...this.current, posterImageId: imageId };
+  }
+
+  /**
+   * The background job read the video: its metadata (on the video and its one encoding) and, when a
+   * frame could be cut, the poster image. A poster the owner already chose is kept.
+   */
+  recordProbe(metadata: VideoMetadata, posterImageId: ImageId | null): void {
+    const { durationMs, width, height } = metadata;
+    this.current = {
+      ...this.current,
+      durationMs,
+      width,
+      height,
+      encodings: this.current.encodings.map((e) => ({ ...e, width, height, label: height ? `${height}p` : e.label })),
+      posterImageId: this.current.posterImageId ?? posterImageId,
+      posterStatus: 'ready',
+    };
+  }
+
+  /** The job gave up (`failed`), or there is no decoder to run it (`unavailable`). */
+  markPosterStatus(status: 'failed' | 'unavailable'): void {
+    this.current = { ...this.current, posterStatus: status };
   }
 
   removeFromLibrary(now: Date): void {

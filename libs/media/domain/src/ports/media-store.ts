@@ -46,8 +46,6 @@ export abstract class MediaStore {
   abstract delete(key: string): Promise<void>;
   /** Copies an object inside the store (`false`: no such source). */
   abstract copy(fromKey: string, toKey: string): Promise<boolean>;
-  /** A URL clients may fetch the object from directly (a CDN or public bucket), or `null`: the API serves it. */
-  abstract publicUrl(key: string): string | null;
 }
 
 /** The contract's range rule: `end` clamped to the last byte; a start past the end (or a range of an empty object) is a RangeError. */

@@ -34,6 +34,9 @@ export abstract class MediaRepository {
   abstract imagesProcessingSince(before: Date, limit: number): Promise<Image[]>;
 
   abstract findVideo(ref: MediaRef): Promise<Video | null>;
+  abstract findVideoForUpdate(id: VideoId): Promise<Video | null>;
+  /** Videos whose poster job has not finished since before `before` (for the sweep). */
+  abstract videosAwaitingPosterSince(before: Date, limit: number): Promise<Video[]>;
   abstract saveVideo(video: Video): Promise<void>;
   abstract listVideos(ownerId: number, order: 'ASC' | 'DESC', page: Page): Promise<Video[]>;
 

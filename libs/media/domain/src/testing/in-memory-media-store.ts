@@ -10,10 +10,6 @@ interface Entry {
 export class InMemoryMediaStore extends MediaStore {
   readonly objects = new Map<string, Entry>();
 
-  constructor(private readonly baseUrl: string | null = null) {
-    super();
-  }
-
   async put(key: string, body: ByteStream, contentType: string): Promise<StoredObject> {
     checkKey(key);
     const parts: Uint8Array[] = [];
@@ -50,10 +46,6 @@ export class InMemoryMediaStore extends MediaStore {
     if (!entry) return false;
     this.objects.set(toKey, { data: entry.data, object: { ...entry.object, key: toKey, modifiedAt: new Date() } });
     return true;
-  }
-
-  publicUrl(key: string): string | null {
-    return this.baseUrl ? `${this.baseUrl}/${key}` : null;
   }
 
   keys(prefix = ''): string[] {

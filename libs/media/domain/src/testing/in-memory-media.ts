@@ -69,6 +69,12 @@ export class InMemoryMediaRepository extends MediaRepository {
     const found = [...this.videos.values()].find((v) => matches(ref, v.state));
     return found ? Video.restore(found.state) : null;
   }
+  findVideoForUpdate(id: VideoId): Promise<Video | null> {
+    return this.findVideo({ id });
+  }
+  async videosAwaitingPosterSince(before: Date, limit: number): Promise<Video[]> {
+    return [...this.videos.values()].filter((v) => v.state.posterStatus === 'processing' && !v.isDeleted && v.state.createdAt < before).slice(0, limit).map((v) => Video.restore(v.state));
+  }
   async saveVideo(video: Video): Promise<void> {
     this.videos.set(video.id, Video.restore(video.state));
   }

@@ -8,6 +8,7 @@ import { UploadImage, type UploadImageInput } from '../use-cases/image.use-cases
 import { mediaJobHandlers } from '../use-cases/image-jobs.use-cases.js';
 import type { MediaDeps } from '../use-cases/media-deps.js';
 import { FakeImageProcessor } from './fake-image-processor.js';
+import { FakeVideoProcessor } from './fake-video-processor.js';
 import { InMemoryMediaStore } from './in-memory-media-store.js';
 import { FakeMediaTypeSniffer, InMemoryMediaRepository, InMemoryMediaUsage, InMemoryUploadAllowance, SequenceGuids } from './in-memory-media.js';
 
@@ -15,11 +16,12 @@ export const user = (userId: number): MediaViewer & { userId: number } => ({ use
 export const editor: MediaViewer & { userId: number } = { userId: 900, mayEditContent: true, isAdmin: false };
 
 /** Media use cases over in-memory fakes, with helpers to upload and to run the queued jobs. */
-export function mediaTestBed(settings: Partial<MediaSettings> = {}, adapters: { processor?: ImageProcessor } = {}) {
+export function mediaTestBed(settings: Partial<MediaSettings> = {}, adapters: { processor?: ImageProcessor; videos?: FakeVideoProcessor } = {}) {
   const media = new InMemoryMediaRepository();
   const store = new InMemoryMediaStore();
   const fake = new FakeImageProcessor();
   const processor = adapters.processor ?? fake;
+  const videos = adapters.videos ?? new FakeVideoProcessor();
   const usage = new InMemoryMediaUsage();
   const allowance = new InMemoryUploadAllowance();
   const jobs = new RecordingJobQueue();
@@ -28,6 +30,7 @@ export function mediaTestBed(settings: Partial<MediaSettings> = {}, adapters: { 
     media,
     store,
     processor,
+    videos,
     sniffer: new FakeMediaTypeSniffer(),
     usage,
     allowance,
@@ -43,10 +46,12 @@ export function mediaTestBed(settings: Partial<MediaSettings> = {}, adapters: { 
     media,
     store,
     processor: fake,
+    videos,
     usage,
     allowance,
     jobs,
     clock,
+    handlers,
     upload(ownerId: number, filename: string, bytes: Uint8Array, extra: Partial<UploadImageInput> = {}): Promise<Image> {
       return new UploadImage(deps).execute({ ownerId, filename, body: bytesOf(bytes, 37), ...extra });
     },

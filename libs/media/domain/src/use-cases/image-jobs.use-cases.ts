@@ -1,10 +1,10 @@
 import type { JobHandler, JobPayload, JobRun } from '@rc/shared-kernel';
 import type { Image } from '../model/image.js';
 import { IMAGE_SIZES, RENDITION_NAMES, type RenditionName } from '../model/image-sizes.js';
-import type { ImageId } from '../model/media-ids.js';
+import type { ImageId, VideoId } from '../model/media-ids.js';
 import { OUTPUT_MIME } from '../model/output-mime.js';
-import { enqueueRenditions } from './image.use-cases.js';
 import { MEDIA_JOBS, type MediaDeps } from './media-deps.js';
+import { GenerateVideoPoster, runSweep } from './video-jobs.use-cases.js';
 
 /**
  * Makes the renditions an image's version still lacks, the full-resolution original first, each
@@ -138,22 +138,6 @@ export class PurgeImage {
   }
 }
 
-/**
- * Enqueues again the rendition jobs of images still processing after `minutes` (a job lost
- * between the image's commit and its enqueue, say). Deduplication keeps a job that is in fact
- * queued or running from being doubled.
- */
-export class ResumeStalledImages {
-  constructor(private readonly deps: MediaDeps) {}
-
-  async execute(input: { olderThanMinutes: number; limit?: number }): Promise<number> {
-    const before = new Date(this.deps.clock.now().getTime() - input.olderThanMinutes * 60_000);
-    const images = await this.deps.media.imagesProcessingSince(before, input.limit ?? 1000);
-    for (const image of images) await enqueueRenditions(this.deps, image);
-    return images.length;
-  }
-}
-
 const num = (payload: JobPayload, key: string): number => {
   const value = payload[key];
   if (typeof value !== 'number') throw new Error(`Job payload lacks ${key}`);
@@ -173,5 +157,7 @@ export function mediaJobHandlers(depsForRun: () => MediaDeps): Record<string, Jo
     [MEDIA_JOBS.purge]: async (p) => {
       await new PurgeImage(depsForRun()).execute({ imageId: num(p, 'imageId') as ImageId });
     },
+    [MEDIA_JOBS.poster]: (p, run) => new GenerateVideoPoster(depsForRun()).execute({ videoId: num(p, 'videoId') as VideoId }, run),
+    [MEDIA_JOBS.sweep]: () => runSweep(depsForRun()),
   };
 }

@@ -18,7 +18,8 @@ import {
   UploadTooLargeError,
 } from '../media.errors.js';
 import { CopyImage, DeleteImages, GetImage, GetRotateJob, ListLibraryImages, parseImageIds, parseLibraryFilter, RequestImageRotation, UploadImage } from './image.use-cases.js';
-import { mediaJobHandlers, ResumeStalledImages } from './image-jobs.use-cases.js';
+import { mediaJobHandlers } from './image-jobs.use-cases.js';
+import { ResumeStalledMedia } from './video-jobs.use-cases.js';
 import { MEDIA_JOBS } from './media-deps.js';
 
 const page = { limit: 20, offset: 0 };
@@ -243,7 +244,7 @@ describe('rendition jobs', () => {
     await bed.upload(1, 'a.jpg', jpeg());
     bed.jobs.take();
     bed.clock.advance(11 * 60_000);
-    expect(await new ResumeStalledImages(bed.deps).execute({ olderThanMinutes: 10 })).toBe(1);
+    expect(await new ResumeStalledMedia(bed.deps).execute({ olderThanMinutes: 10 })).toEqual({ images: 1, videos: 0 });
     await bed.runJobs();
     expect([...bed.media.images.values()][0]!.state.status).toBe('ready');
   });

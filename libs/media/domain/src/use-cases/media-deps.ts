@@ -7,11 +7,13 @@ import type { MediaTypeSniffer } from '../ports/media-type-sniffer.js';
 import type { MediaUsage } from '../ports/media-usage.js';
 import type { MediaRepository } from '../ports/media.repository.js';
 import type { UploadAllowance } from '../ports/upload-allowance.js';
+import type { VideoProcessor } from '../ports/video-processor.js';
 
 export interface MediaDeps {
   readonly media: MediaRepository;
   readonly store: MediaStore;
   readonly processor: ImageProcessor;
+  readonly videos: VideoProcessor;
   readonly sniffer: MediaTypeSniffer;
   readonly usage: MediaUsage;
   readonly allowance: UploadAllowance;
@@ -30,4 +32,11 @@ export const MEDIA_JOBS = {
   rotate: 'media.image-rotate',
   /** `{imageId}`: delete the files of a deleted image no content uses. */
   purge: 'media.image-purge',
+  /** `{videoId}`: read a video's metadata and make its poster image. */
+  poster: 'media.video-poster',
+  /**
+   * `{}`: enqueue again the sizes and posters never made (a crash or kill lost their job), then
+   * enqueue itself for the next period. Enqueued at every start, by every instance (deduplicated).
+   */
+  sweep: 'media.resume-stalled',
 } as const;

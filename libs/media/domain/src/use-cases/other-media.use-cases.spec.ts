@@ -27,7 +27,7 @@ describe('videos', () => {
     expect(bed.store.keys()).toEqual([videoKey(video.state.guid)]);
     const poster = await bed.upload(1, 'p.jpg', fakeImage('jpeg', 800, 600));
     await new SetVideoPoster(bed.deps).execute({ ownerId: 1, videoId: video.id, imageId: poster.id });
-    expect((await new ListVideos(bed.deps).execute({ ownerId: 1, order: 'ASC', page: { limit: 20, offset: 0 } }))[0]!.state.posterImageId).toBe(poster.id);
+    expect((await new ListVideos(bed.deps).execute({ ownerId: 1, order: 'ASC', page: { limit: 20, offset: 0 } }))[0]!.poster!.id).toBe(poster.id);
     await expect(new GetVideo(bed.deps).execute({ viewer: user(2), ref: String(video.id) })).rejects.toBeInstanceOf(MediaNotViewableError);
     bed.usage.use('video', video.id);
     await expect(new GetVideo(bed.deps).execute({ viewer: ANONYMOUS_VIEWER, ref: video.state.guid })).resolves.toBeDefined();

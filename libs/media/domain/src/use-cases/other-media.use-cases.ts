@@ -20,8 +20,14 @@ import { displayFilename, readPlainText } from '../model/text-fields.js';
 import { isVideoFormat, Video, VIDEO_FORMATS, type VideoFormat } from '../model/video.js';
 import type { ByteStream, StoredObject } from '../ports/media-store.js';
 import type { OEmbedResolver } from '../ports/oembed-resolver.js';
+import type { MediaRepository } from '../ports/media.repository.js';
+import type { Image } from '../model/image.js';
 import { assertViewable } from './media-access.js';
-import type { MediaDeps } from './media-deps.js';
+import { MEDIA_JOBS, type MediaDeps } from './media-deps.js';
+
+export async function enqueuePoster(deps: Pick<MediaDeps, 'jobs'>, videoId: VideoId): Promise<void> {
+  await deps.jobs.enqueue({ name: MEDIA_JOBS.poster, payload: { videoId }, dedupeKey: String(videoId) });
+}
 
 /**
  * Streams an upload to the store under the user's rate limit and quota, checks its first bytes
@@ -30,16 +36,22 @@ import type { MediaDeps } from './media-deps.js';
 async function storeUpload<T>(
   deps: MediaDeps,
   input: { ownerId: number; body: ByteStream; declaredBytes?: number | null },
+  maxBytes: number,
   key: string,
   contentType: string,
   check: (head: Uint8Array) => Promise<void>,
   then: (stored: StoredObject) => Promise<T>,
 ): Promise<T> {
   const { settings, allowance, store, clock } = deps;
-  if (input.declaredBytes && input.declaredBytes > settings.maxUploadBytes) throw new UploadTooLargeError(settings.maxUploadBytes);
-  const slot = await allowance.takeUploadSlot(input.ownerId, clock.now(), settings.allowance);
+  const limits = settings.allowance;
+  if (input.declaredBytes && input.declaredBytes > maxBytes) throw new UploadTooLargeError(maxBytes);
+  const slot = await allowance.takeUploadSlot(input.ownerId, clock.now(), limits);
   if (!slot.ok) throw new UploadRateLimitedError(slot.retryAfterSeconds);
-  const counted = keepHead(limitBytes(input.body, settings.maxUploadBytes, () => new UploadTooLargeError(settings.maxUploadBytes)), PROBE_HEAD_BYTES);
+  // A declared size past the quota is refused before a byte is stored; the stored size is checked again after.
+  if (limits.quotaBytes && input.declaredBytes && (await allowance.storedBytes(input.ownerId)) + input.declaredBytes > limits.quotaBytes) {
+    throw new StorageQuotaExceededError(limits.quotaBytes);
+  }
+  const counted = keepHead(limitBytes(input.body, maxBytes, () => new UploadTooLargeError(maxBytes)), PROBE_HEAD_BYTES);
   const stored = await store.put(key, counted.stream, contentType);
   let reserved = false;
   try {
@@ -71,6 +83,7 @@ export class UploadVideo {
     return storeUpload(
       this.deps,
       input,
+      this.deps.settings.maxVideoBytes,
       Video.keyFor(guid, named),
       VIDEO_FORMATS[named],
       async (head) => {
@@ -81,7 +94,9 @@ export class UploadVideo {
       },
       async (stored) => {
         const video = Video.upload({ id, guid, ownerId: input.ownerId, filename, format: named, bytes: stored.size, now: this.deps.clock.now() });
+        if (!this.deps.videos.available) video.markPosterStatus('unavailable');
         await this.deps.media.saveVideo(video);
+        if (this.deps.videos.available) await enqueuePoster(this.deps, video.id);
         return video;
       },
     );
@@ -107,12 +122,25 @@ export class SetVideoPoster {
   }
 }
 
+/** A video and its poster image (`null`: none, or one whose files are gone). */
+export interface VideoView {
+  readonly video: Video;
+  readonly poster: Image | null;
+}
+
+async function withPoster(media: MediaRepository, video: Video): Promise<VideoView> {
+  const id = video.state.posterImageId;
+  const poster = id === null ? null : await media.findImage({ id });
+  return { video, poster: poster && !poster.isPurged ? poster : null };
+}
+
 /** The caller's videos by id (GET /user/media/videos, `order` ASC or DESC). */
 export class ListVideos {
   constructor(private readonly deps: Pick<MediaDeps, 'media'>) {}
 
-  execute(input: { ownerId: number; order: 'ASC' | 'DESC'; page: Page }): Promise<Video[]> {
-    return this.deps.media.listVideos(input.ownerId, input.order, input.page);
+  async execute(input: { ownerId: number; order: 'ASC' | 'DESC'; page: Page }): Promise<VideoView[]> {
+    const videos = await this.deps.media.listVideos(input.ownerId, input.order, input.page);
+    return Promise.all(videos.map((video) => withPoster(this.deps.media, video)));
   }
 }
 
@@ -120,12 +148,12 @@ export class ListVideos {
 export class GetVideo {
   constructor(private readonly deps: Pick<MediaDeps, 'media' | 'usage'>) {}
 
-  async execute(input: { viewer: MediaViewer; ref: string }): Promise<Video> {
+  async execute(input: { viewer: MediaViewer; ref: string }): Promise<VideoView> {
     const ref = parseMediaRef(input.ref);
     const video = ref ? await this.deps.media.findVideo(ref) : null;
-    if (!video) throw new VideoNotFoundError();
+    if (!video || video.isDeleted) throw new VideoNotFoundError();
     await assertViewable(this.deps.usage, 'video', video.id, video.state.ownerId, input.viewer);
-    return video;
+    return withPoster(this.deps.media, video);
   }
 }
 
@@ -134,11 +162,16 @@ export class GetVideo {
  * has none, the fields the client gave. Provider HTML is never kept.
  */
 export class AddEmbed {
-  constructor(private readonly deps: Pick<MediaDeps, 'media' | 'clock'> & { readonly oembed: OEmbedResolver }) {}
+  constructor(private readonly deps: Pick<MediaDeps, 'media' | 'clock' | 'allowance' | 'settings'> & { readonly oembed: OEmbedResolver }) {}
 
   async execute(input: { ownerId: number; url: unknown; fields?: OEmbedFields }): Promise<Embed> {
     const resolved = typeof input.url === 'string' && /^https?:\/\//i.test(input.url) ? await this.deps.oembed.resolve(input.url) : null;
-    const embed = Embed.create((await this.deps.media.nextEmbedId()) as EmbedId, input.ownerId, input.url, resolved ?? input.fields ?? {}, this.deps.clock.now());
+    // What the provider says wins over what the client says; the client's fields fill the rest.
+    const fields = { ...(input.fields ?? {}), ...Object.fromEntries(Object.entries(resolved ?? {}).filter(([, v]) => v !== undefined && v !== null)) };
+    const embed = Embed.create((await this.deps.media.nextEmbedId()) as EmbedId, input.ownerId, input.url, fields, this.deps.clock.now());
+    // An embed counts as an upload for the rate limit (it stores nothing, so no quota).
+    const slot = await this.deps.allowance.takeUploadSlot(input.ownerId, this.deps.clock.now(), this.deps.settings.allowance);
+    if (!slot.ok) throw new UploadRateLimitedError(slot.retryAfterSeconds);
     await this.deps.media.saveEmbed(embed);
     return embed;
   }
@@ -178,6 +211,7 @@ export class UploadDocument {
     return storeUpload(
       this.deps,
       input,
+      this.deps.settings.maxDocumentBytes,
       MediaDocument.keyFor(guid),
       PDF_MIME,
       async (head) => {
@@ -199,7 +233,7 @@ export class GetDocument {
   async execute(input: { viewer: MediaViewer; ref: string }): Promise<MediaDocument> {
     const ref = parseMediaRef(input.ref);
     const document = ref ? await this.deps.media.findDocument(ref) : null;
-    if (!document) throw new DocumentNotFoundError();
+    if (!document || document.isDeleted) throw new DocumentNotFoundError();
     await assertViewable(this.deps.usage, 'document', document.id, document.state.ownerId, input.viewer);
     return document;
   }

@@ -1,4 +1,8 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { MediaInitial } from './20261127100000-media.js';
+import { MediaVideoPosters } from './20261127110000-media-video-posters.js';
 
-export const mediaMigrations: MigrationObject[] = [{ name: '20261127100000-media', class: MediaInitial }];
+export const mediaMigrations: MigrationObject[] = [
+  { name: '20261127100000-media', class: MediaInitial },
+  { name: '20261127110000-media-video-posters', class: MediaVideoPosters },
+];

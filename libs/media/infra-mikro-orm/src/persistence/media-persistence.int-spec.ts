@@ -30,6 +30,7 @@ import {
   type VideoId,
 } from '@rc/media-domain';
 import { LocalMediaStore } from '../stores/local-media-store.js';
+import { FfmpegVideoProcessor } from '../processing/ffmpeg-video-processor.js';
 import { SharpImageProcessor } from '../processing/sharp-image-processor.js';
 import { FileTypeSniffer } from '../processing/file-type-sniffer.js';
 import { CryptoGuidSource } from '../processing/crypto-guid-source.js';
@@ -124,6 +125,14 @@ describe('media persistence (PostgreSQL)', () => {
       await repo.saveVideo(video);
       expect((await repo.findVideo({ guid: 'Vvvvvvvvvvvvvvvv' }))!.state).toEqual(video.state);
       expect((await repo.listVideos(1, 'DESC', page)).map((v) => v.id)).toEqual([video.id]);
+      // Waiting for its poster job until the probe is recorded (the sweep's query).
+      expect((await repo.videosAwaitingPosterSince(new Date('2026-01-01T00:01:00Z'), 10)).map((v) => v.id)).toEqual([video.id]);
+      expect(await repo.videosAwaitingPosterSince(new Date('2025-12-31T23:59:00Z'), 10)).toEqual([]);
+      const probed = (await repo.findVideoForUpdate(video.id))!;
+      probed.recordProbe({ durationMs: 2500, width: 320, height: 240 }, null);
+      await repo.saveVideo(probed);
+      expect((await repo.findVideo({ id: video.id }))!.state).toMatchObject({ posterStatus: 'ready', durationMs: 2500, width: 320, posterImageId: image.id });
+      expect(await repo.videosAwaitingPosterSince(new Date('2026-01-01T00:01:00Z'), 10)).toEqual([]);
       const embed = Embed.create((await repo.nextEmbedId()) as EmbedId, 1, 'https://v.example/1', { type: 'video', title: 'T', width: 640 }, new Date('2026-01-01T00:00:00Z'));
       await repo.saveEmbed(embed);
       expect((await repo.findEmbed(embed.id))!.state).toEqual(embed.state);
@@ -181,6 +190,7 @@ describe('media persistence (PostgreSQL)', () => {
       media: repo,
       store: new LocalMediaStore({ root }),
       processor: new SharpImageProcessor({ maxPixels: DEFAULT_MEDIA_SETTINGS.maxPixels }),
+      videos: new FfmpegVideoProcessor({ ffmpegPath: null }),
       sniffer: new FileTypeSniffer(),
       usage,
       allowance,

@@ -64,6 +64,7 @@ export const MediaVideoRowSchema = new EntitySchema<Record<string, unknown>>({
     height: { type: 'integer' },
     posterImageId: { type: 'integer', nullable: true, fieldName: 'poster_image_id' },
     encodings: { type: 'jsonb' },
+    posterStatus: { type: 'string', length: 12, fieldName: 'poster_status', default: 'processing' },
     ...dates,
   },
 });

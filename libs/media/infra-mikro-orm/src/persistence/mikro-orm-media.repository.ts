@@ -23,6 +23,7 @@ import {
   type RotateJobStatus,
   type VideoEncoding,
   type VideoId,
+  type VideoPosterStatus,
   type CropRect,
 } from '@rc/media-domain';
 import { intArray, toDate, toDateOrNull, toNumber } from './sql.js';
@@ -241,14 +242,27 @@ export class MikroOrmMediaRepository extends MediaRepository {
     return row ? videoOf(row) : null;
   }
 
+  async findVideoForUpdate(id: VideoId): Promise<Video | null> {
+    const [row] = await this.em.execute<VideoRow[]>('SELECT * FROM media_videos WHERE id = ? FOR UPDATE', [id]);
+    return row ? videoOf(row) : null;
+  }
+
+  async videosAwaitingPosterSince(before: Date, limit: number): Promise<Video[]> {
+    const rows = await this.em.execute<VideoRow[]>(
+      `SELECT * FROM media_videos WHERE poster_status = 'processing' AND deleted_at IS NULL AND created_at < ? ORDER BY created_at LIMIT ?`,
+      [before, limit],
+    );
+    return rows.map(videoOf);
+  }
+
   async saveVideo(video: Video): Promise<void> {
     const s = video.state;
     await this.em.execute(
-      `INSERT INTO media_videos (id, guid, owner_id, src_id, filename, duration_ms, width, height, poster_image_id, encodings, created_at, deleted_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
+      `INSERT INTO media_videos (id, guid, owner_id, src_id, filename, duration_ms, width, height, poster_image_id, encodings, poster_status, created_at, deleted_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET duration_ms = excluded.duration_ms, width = excluded.width, height = excluded.height,
-         poster_image_id = excluded.poster_image_id, encodings = excluded.encodings, deleted_at = excluded.deleted_at`,
-      [s.id, s.guid, s.ownerId, s.srcId, s.filename, s.durationMs, s.width, s.height, s.posterImageId, JSON.stringify(s.encodings), s.createdAt, s.deletedAt],
+         poster_image_id = excluded.poster_image_id, encodings = excluded.encodings, poster_status = excluded.poster_status, deleted_at = excluded.deleted_at`,
+      [s.id, s.guid, s.ownerId, s.srcId, s.filename, s.durationMs, s.width, s.height, s.posterImageId, JSON.stringify(s.encodings), s.posterStatus, s.createdAt, s.deletedAt],
     );
   }
 
@@ -370,6 +384,7 @@ interface VideoRow {
   height: number;
   poster_image_id: number | null;
   encodings: VideoEncoding[];
+  poster_status: VideoPosterStatus;
   created_at: Date | string;
   deleted_at: Date | string | null;
 }
@@ -386,6 +401,7 @@ const videoOf = (r: VideoRow): Video =>
     height: r.height,
     posterImageId: r.poster_image_id as ImageId | null,
     encodings: r.encodings,
+    posterStatus: r.poster_status,
     createdAt: toDate(r.created_at),
     deletedAt: toDateOrNull(r.deleted_at),
   });

@@ -10,8 +10,6 @@ import { contentTypeOfKey } from './content-types.js';
 export interface LocalMediaStoreOptions {
   /** The folder holding the files (default in the application: `DATA_DIR/media`). */
   readonly root: string;
-  /** Where the folder is served from directly (a web server or CDN in front of it), if anywhere. */
-  readonly publicBaseUrl?: string | null;
 }
 
 /** A name no key can have (`#` is not a key character): the folder for files being written. */
@@ -26,7 +24,7 @@ const PARTIAL_DIR = '#partial';
 export class LocalMediaStore extends MediaStore {
   private readonly root: string;
 
-  constructor(private readonly options: LocalMediaStoreOptions) {
+  constructor(options: LocalMediaStoreOptions) {
     super();
     this.root = resolve(options.root);
   }
@@ -86,11 +84,6 @@ export class LocalMediaStore extends MediaStore {
       notFound(error);
       return false;
     }
-  }
-
-  publicUrl(key: string): string | null {
-    const base = this.options.publicBaseUrl;
-    return base ? `${base.replace(/\/+$/, '')}/${key}` : null;
   }
 
   private pathOf(key: string): string {

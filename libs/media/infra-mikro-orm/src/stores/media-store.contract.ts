@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { bytesOf, readAll, type ByteStream, type MediaStore } from '@rc/media-domain';
 
 /** What every MediaStore must do; run by each store's spec against a real backend. */
-export function mediaStoreContract(name: string, open: () => Promise<{ store: MediaStore; publicStore?: MediaStore; close(): Promise<void> }>): void {
+export function mediaStoreContract(name: string, open: () => Promise<{ store: MediaStore; close(): Promise<void> }>): void {
   describe(`${name} (MediaStore contract)`, () => {
     let store: MediaStore;
-    let publicStore: MediaStore | undefined;
     let close: () => Promise<void>;
     const text = (s: string) => new Uint8Array(Buffer.from(s));
     const read = async (key: string, range?: { start: number; end?: number }) => {
@@ -14,7 +13,7 @@ export function mediaStoreContract(name: string, open: () => Promise<{ store: Me
     };
 
     beforeAll(async () => {
-      ({ store, publicStore, close } = await open());
+      ({ store, close } = await open());
     });
     afterAll(() => close());
 
@@ -132,11 +131,6 @@ export function mediaStoreContract(name: string, open: () => Promise<{ store: Me
         await expect(store.put(key, bytesOf(text('x')), 'text/plain')).rejects.toThrow(/key/i);
         await expect(store.get(key)).rejects.toThrow(/key/i);
       }
-    });
-
-    it('gives public URLs only when configured', () => {
-      expect(store.publicUrl('a/b.jpg')).toBeNull();
-      if (publicStore) expect(publicStore.publicUrl('a/b.jpg')).toMatch(/^https:\/\/cdn\.example\/(.+\/)?a\/b\.jpg$/);
     });
   });
 }

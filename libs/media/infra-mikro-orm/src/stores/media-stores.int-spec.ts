@@ -10,7 +10,6 @@ import { mediaStoreContract } from './media-store.contract.js';
 
 mediaStoreContract('InMemoryMediaStore (the fake unit tests use)', async () => ({
   store: new InMemoryMediaStore(),
-  publicStore: new InMemoryMediaStore('https://cdn.example'),
   close: async () => undefined,
 }));
 
@@ -19,7 +18,6 @@ mediaStoreContract('LocalMediaStore (a temporary folder)', async () => {
   localRoot = await mkdtemp(join(tmpdir(), 'rc-media-local-'));
   return {
     store: new LocalMediaStore({ root: localRoot }),
-    publicStore: new LocalMediaStore({ root: localRoot, publicBaseUrl: 'https://cdn.example/' }),
     close: () => rm(localRoot, { recursive: true, force: true }),
   };
 });
@@ -58,13 +56,10 @@ mediaStoreContract('S3MediaStore (an S3-protocol server on loopback)', async () 
     partSize: 5 * 1024 * 1024,
   };
   const store = new S3MediaStore(options);
-  const publicStore = new S3MediaStore({ ...options, publicBaseUrl: 'https://cdn.example' });
   return {
     store,
-    publicStore,
     close: async () => {
       store.close();
-      publicStore.close();
       await server.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -14,8 +14,6 @@ export interface S3MediaStoreOptions {
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string } | null;
   /** `bucket` in the path rather than the host name: MinIO and most self-hosted services need it. */
   readonly forcePathStyle?: boolean;
-  /** Where objects are served from directly (a public bucket or CDN), if anywhere. */
-  readonly publicBaseUrl?: string | null;
   /** Bytes per multipart part (at least 5 MiB, S3's minimum). */
   readonly partSize?: number;
 }
@@ -117,11 +115,6 @@ export class S3MediaStore extends MediaStore {
       if (isMissing(error)) return false;
       throw error;
     }
-  }
-
-  publicUrl(key: string): string | null {
-    const base = this.options.publicBaseUrl;
-    return base ? `${base.replace(/\/+$/, '')}/${this.objectKey(key)}` : null;
   }
 
   /** Stops the client's sockets (tests, shutdown). */

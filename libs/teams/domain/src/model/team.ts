@@ -192,7 +192,8 @@ export class Team {
     this.fresh = false;
   }
 
-  private mayManage(actor: TeamActor): boolean {
+  /** The owner or an Admin (who may change the team's repair services, for one). */
+  mayManage(actor: TeamActor): boolean {
     return actor.isAdmin || actor.userId === this.current.ownerId;
   }
 

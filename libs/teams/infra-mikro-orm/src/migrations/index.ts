@@ -1,8 +1,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { TeamsInitial } from './20261123120000-teams.js';
 import { TeamsStandingNotify } from './20261124100300-teams-standing-notify.js';
+import { TeamsRepairServices } from './20261126140100-teams-repair-services.js';
 
 export const teamsMigrations: MigrationObject[] = [
   { name: '20261123120000-teams', class: TeamsInitial },
   { name: '20261124100300-teams-standing-notify', class: TeamsStandingNotify },
+  { name: '20261126140100-teams-repair-services', class: TeamsRepairServices },
 ];

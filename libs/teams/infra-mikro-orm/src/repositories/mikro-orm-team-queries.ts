@@ -56,6 +56,17 @@ export class MikroOrmTeamQueries extends TeamQueries {
     return row ? viewOf(row) : null;
   }
 
+  /** The live teams among `ids`, by id (one query). */
+  async findMany(ids: readonly number[]): Promise<TeamView[]> {
+    if (!ids.length) return [];
+    const array = intArray(ids);
+    const rows = await this.em.execute<TeamViewRow[]>(
+      `WITH selected AS (SELECT id, name, description, owner_id FROM teams WHERE id = ANY(${array.sql}) AND deleted_at IS NULL) ${WITH_MEMBERS} ORDER BY t.id`,
+      [array.param],
+    );
+    return rows.map(viewOf);
+  }
+
   async teamIdsOfUsers(userIds: readonly number[]): Promise<Map<number, number[]>> {
     if (!userIds.length) return new Map();
     const ids = intArray(userIds);

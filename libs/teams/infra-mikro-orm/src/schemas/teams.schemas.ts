@@ -49,6 +49,22 @@ export const TeamMemberRowSchema = new EntitySchema<TeamMemberRow>({
   },
 });
 
-export const teamsSchemas = [TeamRowSchema, TeamMemberRowSchema];
+export interface TeamRepairServiceRow {
+  teamId: number;
+  wikiId: number;
+  position: number;
+}
+
+export const TeamRepairServiceSchema = new EntitySchema<TeamRepairServiceRow>({
+  name: 'TeamRepairService',
+  tableName: 'team_repair_services',
+  properties: {
+    teamId: { type: 'integer', primary: true, fieldName: 'team_id' },
+    wikiId: { type: 'integer', primary: true, fieldName: 'wiki_id' },
+    position: { type: 'integer' },
+  },
+});
+
+export const teamsSchemas = [TeamRowSchema, TeamMemberRowSchema, TeamRepairServiceSchema];
 /** In an order TRUNCATE accepts. */
-export const teamsTables = ['team_members', 'teams'];
+export const teamsTables = ['team_repair_services', 'team_members', 'teams'];

@@ -8,7 +8,7 @@ import { GUIDE_VERSION_TRIGGER_BODY } from '../schemas/guides.schemas.js';
  * to every instance. The GIN index finds the steps that show an image.
  */
 export class GuidesMedia extends Migration {
-  override name = '20261127120000-guides-media';
+  override name = '20261127180000-guides-media';
 
   up(): void {
     this.addSql('ALTER TABLE guides ADD COLUMN media_stamp integer NOT NULL DEFAULT 0');
