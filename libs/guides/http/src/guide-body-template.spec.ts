@@ -113,7 +113,7 @@ describe('guide body templates', () => {
     const KNOWN: Record<number, string> = {
       1: 'wa4fiRHJbzoqHye53yctFAqRHkUN-O8CuaJmj-kW4EY',
       2: '82pWcuhyGAUZ21SlAUrAge2CnGDwge4mFGXo1pnIdyI',
-      3: 'PENDING',
+      3: 'eoLspKED-isg-YDhQ4eZBhtK9lk4sPXZ6b8_kHhLKpA',
     };
     const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }), 'MARKER');
     const hash = createHash('sha256').update(template).digest('base64url');
