@@ -11,7 +11,10 @@ import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
 import { ArchiveScheduler } from '@rc/archive-http';
-import { MediaJobHandlers } from '@rc/media-http';
+import { RequestContext } from '@mikro-orm/core';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ResumeStalledMedia } from '@rc/media-domain';
+import { MEDIA_DEPS, MediaJobHandlers } from '@rc/media-http';
 import { BackgroundJobs } from './jobs/background-jobs.js';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
 import { beginShutdown, installOperability } from './ops/install.js';
@@ -52,6 +55,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
   // After the migrations too: the jobs read the media tables (pg-boss migrates its own schema); then the media sweep is enqueued.
   await app.get(BackgroundJobs).start(databaseUrl, app.get(MediaJobHandlers).handlers, config.mediaWorkerConcurrency).then(() => app.get(MediaJobHandlers).startSweep());
+  // Sizes of images left without a job (the demo's, loaded before the queue started).
+  await RequestContext.create(app.get(MikroORM).em, () => new ResumeStalledMedia(app.get(MEDIA_DEPS)).execute({ olderThanMinutes: 0 }));
   // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
   // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);

@@ -1,3 +1,4 @@
+import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -34,6 +35,7 @@ describe('guides persistence (PostgreSQL)', () => {
     deps = {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
+      images: new InMemoryGuideImages(),
       outbox: new MikroOrmGuideEventOutbox(em),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),

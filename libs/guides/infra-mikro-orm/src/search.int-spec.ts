@@ -1,3 +1,4 @@
+import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddStep, CreateGuide, EditStep, type Editor, type GuideInput, type GuideWriteDeps, type StepInput } from '@rc/guides-domain';
@@ -93,6 +94,7 @@ describe('guide search (PostgreSQL full text)', () => {
     deps = {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
+      images: new InMemoryGuideImages(),
       outbox: new MikroOrmGuideEventOutbox(em),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
