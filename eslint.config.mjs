@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 
-const contexts = ['identity', 'guides', 'catalog', 'teams', 'reputation', 'media'];
+const contexts = ['identity', 'guides', 'catalog', 'teams', 'reputation', 'media', 'webhooks'];
 
 export default [
   ...nx.configs['flat/base'],

@@ -12,6 +12,7 @@ import { ApiExceptionFilter, BodyValidationPipe, ConflictBodies, LOGGER, wikiRen
 import { ormConfig } from '@rc/shared-infra-mikro-orm';
 import type { Clock } from '@rc/shared-kernel';
 import { TeamsApiModule } from '@rc/teams-http';
+import { WebhooksApiModule } from '@rc/webhooks-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { allMigrations, allSchemas } from './composition.js';
@@ -67,6 +68,7 @@ export class AppModule {
         ArchiveModule.register({ ...config, renderer }, guides),
         TeamsApiModule.register(config),
         JobsModule,
+        WebhooksApiModule.register(config.webhooks),
         MediaApiModule.register(config),
         reputation,
         EventsModule.register(reputation),

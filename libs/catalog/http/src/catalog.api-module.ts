@@ -18,7 +18,7 @@ import {
 import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
-import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
 import { WikiHistoryController } from './wiki-history.controller.js';
@@ -73,7 +73,7 @@ export class CatalogApiModule implements OnModuleInit {
           },
           [MikroORM, WikiQueries],
         ),
-        { provide: DEPS, inject: [WikiRepository, Clock, UnitOfWork], useFactory: (wikis: WikiRepository, clock: Clock, uow: UnitOfWork): WikiDeps => ({ wikis, clock, uow }) },
+        { provide: DEPS, inject: [WikiRepository, Clock, UnitOfWork, IntegrationEvents], useFactory: (wikis: WikiRepository, clock: Clock, uow: UnitOfWork, events: IntegrationEvents): WikiDeps => ({ wikis, clock, uow, events }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
         factory(WikiHistory, (w: WikiRepository) => new WikiHistory(w), [WikiRepository]),

@@ -38,7 +38,7 @@ import {
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
-import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
@@ -104,11 +104,12 @@ export class GuidesApiModule implements OnModuleInit {
         factory(CategoryDirectory, (orm: MikroORM) => new CatalogCategoryDirectory(em(orm)), [MikroORM]),
         {
           provide: WRITE_DEPS,
-          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, Clock, UnitOfWork, TeamDirectory],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
+          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, events: IntegrationEvents, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
             guides,
             categories,
             outbox,
+            events,
             clock,
             uow,
             teams,

@@ -1,3 +1,4 @@
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -34,7 +35,7 @@ describe('guides persistence (PostgreSQL)', () => {
     deps = {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
-      outbox: new MikroOrmGuideEventOutbox(em),
+      outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
       teams: NO_TEAMS,

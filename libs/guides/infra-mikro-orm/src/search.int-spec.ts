@@ -1,3 +1,4 @@
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddStep, CreateGuide, EditStep, type Editor, type GuideInput, type GuideWriteDeps, type StepInput } from '@rc/guides-domain';
@@ -93,7 +94,7 @@ describe('guide search (PostgreSQL full text)', () => {
     deps = {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
-      outbox: new MikroOrmGuideEventOutbox(em),
+      outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
       teams: NO_TEAMS,

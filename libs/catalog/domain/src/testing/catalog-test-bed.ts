@@ -1,4 +1,4 @@
-import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import type { Namespace, WikiEditor, WikiInput, WikiPage } from '../model/wiki-page.js';
 import { CompareWikiRevisions, CreateWiki, DeleteWiki, EditWiki, RevertWiki, TagWiki, ViewWiki, WikiHistory, type WikiDeps } from '../use-cases/wiki.use-cases.js';
 import { InMemoryWikiQueries } from './in-memory-wiki-queries.js';
@@ -22,7 +22,8 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
   const wikis = new InMemoryWikiRepository();
   const queries = new InMemoryWikiQueries(wikis);
   const tags = new InMemoryWikiTags();
-  const deps: WikiDeps = { wikis, clock, uow };
+  const events = new RecordingIntegrationEvents();
+  const deps: WikiDeps = { wikis, clock, uow, events };
 
   const bed = {
     clock,
@@ -31,6 +32,7 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
     queries,
     tags,
     deps,
+    events,
     createWiki: new CreateWiki(deps),
     editWiki: new EditWiki(deps),
     deleteWiki: new DeleteWiki(deps),

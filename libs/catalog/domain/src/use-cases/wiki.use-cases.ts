@@ -1,4 +1,4 @@
-import type { Clock, UnitOfWork } from '@rc/shared-kernel';
+import type { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { InvalidWikiError, WikiEditorRequiredError, WikiNotFoundError, WikiRevisionNotFoundError } from '../catalog.errors.js';
 import { checkTitle, NAMESPACES, readWikiChangeSummary, WikiPage, type Namespace, type WikiEditor, type WikiInput, type WikiRef, type WikiState } from '../model/wiki-page.js';
 import type { WikiRepository, WikiTags } from '../ports/wiki.repository.js';
@@ -7,6 +7,8 @@ export interface WikiDeps {
   readonly wikis: WikiRepository;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
+  /** What the outside world (webhooks) hears of page changes. */
+  readonly events: IntegrationEvents;
 }
 
 /** What every write may carry: a short summary of the change, shown in the history. */
@@ -15,9 +17,19 @@ export interface WikiChangeNote {
 }
 
 /** Saves the page's change with the note's summary (checked before any write by `readWikiChangeSummary`). */
-async function saveNoted(deps: WikiDeps, page: WikiPage, note: WikiChangeNote): Promise<void> {
-  if (page.hasChanges) page.describeChange(readWikiChangeSummary(note.summaryOfChange));
+async function saveNoted(deps: WikiDeps, page: WikiPage, note: WikiChangeNote, created = false): Promise<void> {
+  const changed = page.hasChanges;
+  if (changed) page.describeChange(readWikiChangeSummary(note.summaryOfChange));
+  const userid = page.editedBy;
   await deps.wikis.save(page);
+  if (!changed) return;
+  const s = page.state;
+  await deps.events.publish({
+    type: page.isDeleted ? 'wiki.deleted' : created ? 'wiki.created' : 'wiki.edited',
+    resource: `wiki:${s.id}`,
+    data: { wikiid: s.id, namespace: s.namespace, title: s.title, revisionid: s.revisionid, userid },
+    at: deps.clock.now(),
+  });
 }
 
 export function namespaceOf(value: string): Namespace {
@@ -68,7 +80,7 @@ export class CreateWiki {
       const existing = await this.deps.wikis.findByTitle(page.state.namespace, page.state.title);
       if (existing && !existing.isDeleted) throw new InvalidWikiError([{ field: 'title', message: `a ${page.state.namespace} page titled '${page.state.title}' exists` }]);
       await assertRelatedExist(this.deps, page.state.related, []);
-      await saveNoted(this.deps, page, input);
+      await saveNoted(this.deps, page, input, true);
       return page;
     });
   }

@@ -1,4 +1,4 @@
-import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import type { Editor, Guide, GuideId, GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
 import {
@@ -60,7 +60,8 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const tags = new InMemoryGuideTags();
   const outbox = new RecordingOutbox();
   const teams = new InMemoryTeamDirectory(options.teams);
-  const deps: GuideWriteDeps = { guides, categories, outbox, clock, uow, teams };
+  const events = new RecordingIntegrationEvents();
+  const deps: GuideWriteDeps = { guides, categories, outbox, events, clock, uow, teams };
   const viewGuide = new ViewGuide(guides, teams);
 
   const bed = {
@@ -71,6 +72,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     marks,
     tags,
     outbox,
+    events,
     teams,
     deps,
 

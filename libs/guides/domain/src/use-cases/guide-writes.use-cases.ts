@@ -1,4 +1,4 @@
-import { isId, type Clock, type UnitOfWork, type Violation } from '@rc/shared-kernel';
+import { isId, type Clock, type IntegrationEvents, type IntegrationEventType, type UnitOfWork, type Violation } from '@rc/shared-kernel';
 import { GuideNotFoundError, GuideTagNotFoundError, InvalidGuideError, ModeratorRequiredError, NotGuideEditorError } from '../guides.errors.js';
 import { Guide, readChangeSummary, type Editor, type GuideId, type GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
@@ -12,6 +12,8 @@ export interface GuideWriteDeps {
   readonly guides: GuideRepository;
   readonly categories: CategoryDirectory;
   readonly outbox: GuideEventOutbox;
+  /** What the outside world (webhooks) hears of guide changes. */
+  readonly events: IntegrationEvents;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
   readonly teams: TeamDirectory;
@@ -56,14 +58,28 @@ export interface ChangeNote {
   readonly summaryOfChange?: unknown;
 }
 
-async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boolean, note: ChangeNote = {}): Promise<void> {
+/** What a write did to a guide, for the integration events: its fields, its steps, or only its visibility. */
+type GuideChange = 'created' | 'edited' | 'steps' | 'visibility';
+
+async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boolean, note: ChangeNote = {}, change: GuideChange = 'edited'): Promise<void> {
   if (!guide.hasChanges) return;
   guide.describeChange(readChangeSummary(note.summaryOfChange));
+  const userid = guide.editedBy;
   await deps.guides.save(guide);
-  const at = Math.floor(deps.clock.now().getTime() / 1000);
+  const now = deps.clock.now();
+  const at = Math.floor(now.getTime() / 1000);
   const s = guide.state;
   if (!wasPublic && s.isPublic && !guide.isDeleted) await deps.outbox.publish({ type: 'GuidePublished', guideId: s.id, authorId: s.authorId, guideType: s.type, at });
   if (wasPublic && (!s.isPublic || guide.isDeleted)) await deps.outbox.publish({ type: 'GuideUnpublished', guideId: s.id, authorId: s.authorId, at });
+  const types: IntegrationEventType[] = [];
+  if (guide.isDeleted) types.push('guide.deleted');
+  else {
+    if (change !== 'visibility') types.push(change === 'created' ? 'guide.created' : change === 'steps' ? 'guide.steps_changed' : 'guide.edited');
+    if (!wasPublic && s.isPublic) types.push('guide.published');
+    if (wasPublic && !s.isPublic) types.push('guide.unpublished');
+  }
+  const data = { guideid: s.id, revisionid: s.revisionid, userid, public: s.isPublic };
+  for (const type of types) await deps.events.publish({ type, resource: `guide:${s.id}`, data, at: now });
 }
 
 export class CreateGuide {
@@ -75,7 +91,7 @@ export class CreateGuide {
       const id = await this.deps.guides.nextId();
       const guide = Guide.create(id, input.editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, id, input.fields);
-      await saveWithEvents(this.deps, guide, false, input);
+      await saveWithEvents(this.deps, guide, false, input, 'created');
       return guide;
     });
   }
@@ -107,7 +123,7 @@ export class SetGuidePublic {
       const wasPublic = guide.state.isPublic;
       if (input.isPublic) guide.publish(editor, this.deps.clock.now());
       else guide.unpublish(editor, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, wasPublic, input);
+      await saveWithEvents(this.deps, guide, wasPublic, input, 'visibility');
       return guide;
     });
   }
@@ -144,7 +160,7 @@ export class AddStep {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       guide.addStep(editor, input.step, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
@@ -158,7 +174,7 @@ export class EditStep {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor);
       guide.editStep(editor, input.stepId, input.revisionid, input.step, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
@@ -172,7 +188,7 @@ export class RemoveStep {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor);
       guide.removeStep(editor, input.stepId, input.revisionid, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
@@ -186,7 +202,7 @@ export class ReorderSteps {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       guide.reorderSteps(editor, input.stepids, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
