@@ -46,7 +46,11 @@ export class WebhookDispatcher {
       if (n < BATCH) break;
     }
     const due = await this.em.execute<{ subscription_id: number; resource: string }[]>(
-      `SELECT DISTINCT subscription_id, resource FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? LIMIT ${BATCH}`,
+      // A stream is due when its earliest pending delivery is (the later ones wait behind it).
+      `SELECT subscription_id, resource FROM (
+         SELECT DISTINCT ON (subscription_id, resource) subscription_id, resource, next_attempt_at
+         FROM webhook_deliveries WHERE status = 'pending' ORDER BY subscription_id, resource, event_seq
+       ) heads WHERE next_attempt_at <= ? LIMIT ${BATCH}`,
       [this.clock.now()],
     );
     let enqueued = 0;

@@ -34,8 +34,8 @@ export class MikroOrmSubscriptions extends SubscriptionRepository {
 
   async create(f: NewSubscription): Promise<Subscription> {
     const [row] = await this.em.execute<SubscriptionSqlRow[]>(
-      'INSERT INTO webhook_subscriptions (url, events, description, enabled, secret, created_at, updated_at) VALUES (?, ?::text[], ?, ?, ?, ?, ?) RETURNING *',
-      [f.url, f.events, f.description, f.enabled, f.secret, f.at, f.at],
+      'INSERT INTO webhook_subscriptions (url, events, description, enabled, secret, created_at, updated_at) VALUES (?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?, ?, ?, ?, ?) RETURNING *',
+      [f.url, JSON.stringify(f.events), f.description, f.enabled, f.secret, f.at, f.at],
     );
     return toSubscription(row!);
   }
@@ -51,9 +51,9 @@ export class MikroOrmSubscriptions extends SubscriptionRepository {
 
   async save(subscription: Subscription): Promise<void> {
     const s = subscription.state;
-    await this.em.execute('UPDATE webhook_subscriptions SET url = ?, events = ?::text[], description = ?, enabled = ?, updated_at = ? WHERE id = ?', [
+    await this.em.execute('UPDATE webhook_subscriptions SET url = ?, events = ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), description = ?, enabled = ?, updated_at = ? WHERE id = ?', [
       s.url,
-      s.events,
+      JSON.stringify(s.events),
       s.description,
       s.enabled,
       s.updatedAt,

@@ -1,7 +1,7 @@
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { isPrivateAddress, publicOnlyLookup } from './targets.js';
+import { isPrivateAddress, publicOnlyLookup, type Resolve } from './targets.js';
 
 export type SendResult = { readonly status: number } | { readonly error: string };
 
@@ -10,6 +10,8 @@ export interface SenderOptions {
   readonly timeoutMs: number;
   /** Private and loopback targets are allowed (tests, closed networks). */
   readonly allowPrivate: boolean;
+  /** How names are resolved (the system's resolver unless a test gives its own). */
+  readonly resolve?: Resolve;
 }
 
 /**
@@ -32,7 +34,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'repair-content-webhooks/1' },
       signal: AbortSignal.timeout(options.timeoutMs),
       agent: false,
-      ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup as RequestOptions['lookup'] }),
+      ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(options.resolve) as RequestOptions['lookup'] }),
     };
     let settled = false;
     const settle = (result: SendResult) => {

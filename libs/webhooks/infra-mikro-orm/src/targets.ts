@@ -21,7 +21,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped (the IPv4 form is checked instead)
   ['64:ff9b::', 96], // NAT64
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
@@ -35,8 +34,14 @@ export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, 'ipv4');
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
+    // An IPv4-mapped address is checked as the IPv4 address it maps.
+    const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (dotted) return PRIVATE.check(dotted[1]!, 'ipv4');
+    const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+    if (hex) {
+      const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+      return PRIVATE.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+    }
     return PRIVATE.check(address, 'ipv6');
   }
   return true;
@@ -47,25 +52,34 @@ function isLocalName(host: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost');
 }
 
-/**
- * A `dns.lookup` for outgoing connections that refuses private addresses: the check is made on the
- * very addresses the socket connects to, so a name that resolves to a public address when the
- * subscription is registered and to a private one later (DNS rebinding) is refused then.
- */
-export function publicOnlyLookup(
+/** Resolves a name to all its addresses (`dns.lookup` with `all`; tests pass their own). */
+export type Resolve = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolve: Resolve = (hostname, callback) => lookup(hostname, { all: true }, callback);
+
+export type LookupFunction = (
   hostname: string,
   options: LookupOptions,
   callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-): void {
-  if (isLocalName(hostname)) return callback(refused(hostname), '', 0);
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const list = addresses as LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad || !list.length) return callback(refused(hostname, bad?.address), '', 0);
-    if (options.all) return callback(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
+) => void;
+
+/**
+ * A `lookup` for outgoing connections that refuses private addresses: the check is made on the
+ * very addresses the socket connects to, so a name that resolved to a public address when the
+ * subscription was registered and resolves to a private one now (DNS rebinding) is refused.
+ */
+export function publicOnlyLookup(resolve: Resolve = systemResolve): LookupFunction {
+  return (hostname, options, callback) => {
+    if (isLocalName(hostname)) return callback(refused(hostname), '', 0);
+    resolve(hostname, (error, all) => {
+      if (error) return callback(error, '', 0);
+      const list = all.filter((a) => !options.family || a.family === options.family);
+      const bad = list.find((a) => isPrivateAddress(a.address));
+      if (bad || !list.length) return callback(refused(hostname, bad?.address), '', 0);
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
 }
 
 function refused(host: string, address?: string): NodeJS.ErrnoException {

@@ -1,5 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { rowTriggerSql } from '@rc/shared-infra-mikro-orm';
+import { OUTBOX_NOTIFY_TRIGGER_BODY } from '../schemas/webhooks.schemas.js';
 
 /**
  * Webhooks: the subscriptions, the outbox every context writes its integration events to (in the
@@ -49,6 +50,7 @@ export class WebhooksInitial extends Migration {
       CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
       CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_seq);
     `);
-    this.addSql(rowTriggerSql('webhook_outbox', 'webhook_outbox_notify', ['INSERT'], `perform pg_notify('webhook_events', ''); return null;`));
+    // Named as the schema declares it.
+    this.addSql(rowTriggerSql('webhook_outbox', 'webhook_outbox_notify', ['INSERT'], OUTBOX_NOTIFY_TRIGGER_BODY));
   }
 }

@@ -38,9 +38,13 @@ export interface WebhookOutboxRow {
   dispatchedAt: Date | null;
 }
 
+/** A committed outbox row wakes the dispatchers (NOTIFY is sent at commit, once per transaction). */
+export const OUTBOX_NOTIFY_TRIGGER_BODY = `perform pg_notify('webhook_events', ''); return null;`;
+
 export const WebhookOutboxRowSchema = new EntitySchema<WebhookOutboxRow>({
   name: 'WebhookOutboxRow',
   tableName: 'webhook_outbox',
+  triggers: [{ name: 'webhook_outbox_notify', timing: 'after', events: ['insert'], forEach: 'row', body: OUTBOX_NOTIFY_TRIGGER_BODY }],
   properties: {
     seq: { type: 'bigint', primary: true },
     type: { type: 'string', length: 64 },
