@@ -116,7 +116,7 @@ describe('webhooks over HTTP: every event, signed, in order, exactly once after 
     await api.settle();
 
     // Every delivery of the subscription ends delivered; the receiver died once on the way.
-    const deliveries = async () => (await api.request('GET', `/webhooks/${webhookid}/deliveries?limit=100`, { token: admin })).body as { deliveryid: string; event: string; resource: string; status: string; attempts: number }[];
+    const deliveries = async () => (await api.request('GET', `/webhooks/${webhookid}/deliveries?limit=100`, { token: admin })).body as { deliveryid: number; webhook_id: string; event: string; resource: string; status: string; attempts: number }[];
     await eventually(async () => {
       const list = await deliveries();
       return list.length > 0 && list.every((d) => d.status === 'delivered') && list.some((d) => d.event === 'wiki.deleted');
@@ -128,7 +128,7 @@ describe('webhooks over HTTP: every event, signed, in order, exactly once after 
     const unique = new Map<string, Hit>();
     for (const hit of target.hits) if (!unique.has(hit.id)) unique.set(hit.id, hit);
     expect(target.hits.length).toBeGreaterThan(unique.size); // the event in flight at the kill came twice
-    expect([...unique.keys()].sort()).toEqual(list.map((d) => d.deliveryid).sort());
+    expect([...unique.keys()].sort()).toEqual(list.map((d) => d.webhook_id).sort());
     // Every copy is signed with the subscription's secret, and a repeat is byte for byte the same.
     for (const hit of target.hits) {
       expect(verifyWebhook(secret, hit.id, hit.timestamp, hit.body, hit.signature)).toBe(true);
@@ -150,9 +150,9 @@ describe('webhooks over HTTP: every event, signed, in order, exactly once after 
     const again = list.find((d) => d.event === 'user.registered')!;
     const retried = await api.request('POST', `/webhooks/${webhookid}/deliveries/${again.deliveryid}/retry`, { token: admin });
     expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ deliveryid: again.deliveryid, status: 'pending', attempts: 0 });
-    const before = target.hits.filter((h) => h.id === again.deliveryid).length;
-    await eventually(async () => target.hits.filter((h) => h.id === again.deliveryid).length > before, 'the retried delivery');
+    expect(retried.body).toMatchObject({ deliveryid: again.deliveryid, webhook_id: again.webhook_id, status: 'pending', attempts: 0 });
+    const before = target.hits.filter((h) => h.id === again.webhook_id).length;
+    await eventually(async () => target.hits.filter((h) => h.id === again.webhook_id).length > before, 'the retried delivery');
     await eventually(async () => (await deliveries()).find((d) => d.deliveryid === again.deliveryid)!.status === 'delivered', 'the retry to be recorded');
   }, 120_000);
 });
@@ -183,7 +183,7 @@ describe('webhooks over HTTP: who may, and what is refused', () => {
       ['PATCH', `/webhooks/${id}`, { enabled: false }],
       ['DELETE', `/webhooks/${id}`],
       ['GET', `/webhooks/${id}/deliveries`],
-      ['POST', `/webhooks/${id}/deliveries/0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11/retry`],
+      ['POST', `/webhooks/${id}/deliveries/1/retry`],
     ];
     for (const [method, path, body] of routes) {
       const anonymous = await api.request(method, path, { body });
@@ -202,9 +202,9 @@ describe('webhooks over HTTP: who may, and what is refused', () => {
       ['PATCH', '/webhooks/999999', { enabled: false }],
       ['DELETE', '/webhooks/999999'],
       ['GET', '/webhooks/999999/deliveries'],
-      ['POST', '/webhooks/999999/deliveries/0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11/retry'],
-      ['POST', `/webhooks/${id}/deliveries/0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11/retry`],
-      ['POST', `/webhooks/${id}/deliveries/not-a-uuid/retry`],
+      ['POST', '/webhooks/999999/deliveries/1/retry'],
+      ['POST', `/webhooks/${id}/deliveries/999999/retry`],
+      ['POST', `/webhooks/${id}/deliveries/abc/retry`],
     ] as [string, string, unknown?][]) {
       const res = await api.request(method, path, { token: admin, body });
       expect([method, path, res.status, res.body.error]).toEqual([method, path, 404, true]);

@@ -1,8 +1,10 @@
-/** One event on its way to one subscription. Its id is the `webhook-id` every attempt carries. */
+/** Where one event on its way to one subscription stands. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface DeliveryView {
-  readonly id: string;
+  readonly id: number;
+  /** The `webhook-id` every attempt carries (a UUID): receivers drop repeats by it. */
+  readonly messageId: string;
   readonly subscriptionId: number;
   readonly eventType: string;
   readonly resource: string;
@@ -37,7 +39,7 @@ export function isDelivered(status: number): boolean {
 }
 
 export interface StreamEntry {
-  readonly id: string;
+  readonly id: number;
   /** The event's position in the outbox: the order of publication. */
   readonly seq: number;
   readonly status: DeliveryStatus;

@@ -24,9 +24,9 @@ export abstract class SubscriptionRepository {
 export abstract class DeliveryLog {
   /** A subscription's deliveries, newest first. */
   abstract list(subscriptionId: number, limit: number, offset: number): Promise<DeliveryView[]>;
-  abstract find(subscriptionId: number, deliveryId: string): Promise<DeliveryView | null>;
+  abstract find(subscriptionId: number, deliveryId: number): Promise<DeliveryView | null>;
   /** Makes the delivery pending again, due now, with its attempts counted afresh. */
-  abstract retry(subscriptionId: number, deliveryId: string, at: Date): Promise<void>;
+  abstract retry(subscriptionId: number, deliveryId: number, at: Date): Promise<void>;
 }
 
 /**

@@ -13,9 +13,9 @@ export interface WebhookDeps {
   readonly uow: UnitOfWork;
 }
 
-/** A delivery id is a UUID; anything else names no delivery. */
-export function isDeliveryId(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+/** A delivery id from a path: a positive integer (deliveries outnumber other ids: up to 15 digits); null names none. */
+export function parseDeliveryId(value: string): number | null {
+  return /^[1-9][0-9]{0,14}$/.test(value) ? Number(value) : null;
 }
 
 async function checkTarget(targets: TargetPolicy, url: string): Promise<string> {
@@ -94,8 +94,9 @@ export class ListDeliveries {
 export class RetryDelivery {
   constructor(private readonly deps: WebhookDeps) {}
 
-  async execute(subscriptionId: number, deliveryId: string): Promise<DeliveryView> {
-    if (!isDeliveryId(deliveryId)) throw new DeliveryNotFoundError();
+  async execute(subscriptionId: number, rawDeliveryId: string): Promise<DeliveryView> {
+    const deliveryId = parseDeliveryId(rawDeliveryId);
+    if (deliveryId === null) throw new DeliveryNotFoundError();
     return this.deps.uow.run(async () => {
       if (!(await this.deps.subscriptions.find(subscriptionId))) throw new SubscriptionNotFoundError();
       if (!(await this.deps.deliveries.find(subscriptionId, deliveryId))) throw new DeliveryNotFoundError();

@@ -2,7 +2,7 @@ import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
 import { nextAttemptAfter, nextInStream, RETRY_DELAYS_SECONDS, type DeliveryView, type StreamEntry } from './delivery.js';
 import { DeliveryLog, SecretSource, SubscriptionRepository, TargetPolicy, type NewSubscription } from './ports.js';
 import { Subscription } from './subscription.js';
-import { ChangeSubscription, DeleteSubscription, isDeliveryId, ListDeliveries, RegisterSubscription, RetryDelivery, type WebhookDeps } from './use-cases.js';
+import { ChangeSubscription, DeleteSubscription, ListDeliveries, parseDeliveryId, RegisterSubscription, RetryDelivery, type WebhookDeps } from './use-cases.js';
 
 class InMemorySubscriptions extends SubscriptionRepository {
   readonly rows = new Map<number, Subscription>();
@@ -31,10 +31,10 @@ class InMemoryDeliveries extends DeliveryLog {
   async list(subscriptionId: number, limit: number, offset: number) {
     return this.rows.filter((d) => d.subscriptionId === subscriptionId).slice(offset, offset + limit);
   }
-  async find(subscriptionId: number, id: string) {
+  async find(subscriptionId: number, id: number) {
     return this.rows.find((d) => d.subscriptionId === subscriptionId && d.id === id) ?? null;
   }
-  async retry(subscriptionId: number, id: string, at: Date) {
+  async retry(subscriptionId: number, id: number, at: Date) {
     const i = this.rows.findIndex((d) => d.subscriptionId === subscriptionId && d.id === id);
     this.rows[i] = { ...this.rows[i]!, status: 'pending', attempts: 0, nextAttemptAt: at };
   }
@@ -103,17 +103,18 @@ describe('registering a subscription', () => {
     await expect(new DeleteSubscription(deps).execute(9)).rejects.toMatchObject({ code: 'WEBHOOKS.SUBSCRIPTION_NOT_FOUND' });
     await expect(new ListDeliveries(deps).execute(9, 10, 0)).rejects.toMatchObject({ code: 'WEBHOOKS.SUBSCRIPTION_NOT_FOUND' });
     const s = await new RegisterSubscription(deps).execute({ url: 'https://example.com/a', events: ['guide.created'] });
-    await expect(new RetryDelivery(deps).execute(s.state.id, 'not-a-uuid')).rejects.toMatchObject({ code: 'WEBHOOKS.DELIVERY_NOT_FOUND' });
-    await expect(new RetryDelivery(deps).execute(s.state.id, '6f1c2a4e-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'WEBHOOKS.DELIVERY_NOT_FOUND' });
+    for (const raw of ['abc', '0', '-1', '1.5', '1e3', '6f1c2a4e-0000-4000-8000-000000000000', '9'.repeat(16), '12']) {
+      await expect(new RetryDelivery(deps).execute(s.state.id, raw)).rejects.toMatchObject({ code: 'WEBHOOKS.DELIVERY_NOT_FOUND' });
+    }
   });
 
   it('retries a given-up delivery: pending again, due now, attempts counted afresh', async () => {
     const { deps, deliveries, clock } = bed();
     const s = await new RegisterSubscription(deps).execute({ url: 'https://example.com/a', events: ['guide.created'] });
-    const id = '6f1c2a4e-1111-4000-8000-000000000000';
-    deliveries.rows.push({ id, subscriptionId: s.state.id, eventType: 'guide.created', resource: 'guide:1', status: 'failed', attempts: 8, nextAttemptAt: null, lastAttemptAt: null, lastResponseStatus: 500, lastError: null, deliveredAt: null, createdAt: clock.now() });
-    expect(await new RetryDelivery(deps).execute(s.state.id, id)).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: clock.now() });
-    expect(isDeliveryId(id)).toBe(true);
+    const id = 7;
+    deliveries.rows.push({ id, messageId: '6f1c2a4e-1111-4000-8000-000000000000', subscriptionId: s.state.id, eventType: 'guide.created', resource: 'guide:1', status: 'failed', attempts: 8, nextAttemptAt: null, lastAttemptAt: null, lastResponseStatus: 500, lastError: null, deliveredAt: null, createdAt: clock.now() });
+    expect(await new RetryDelivery(deps).execute(s.state.id, '7')).toMatchObject({ id: 7, status: 'pending', attempts: 0, nextAttemptAt: clock.now() });
+    expect(parseDeliveryId('123456789012345')).toBe(123456789012345);
   });
 });
 
@@ -136,7 +137,7 @@ describe('the retry schedule', () => {
 describe('the order within a stream (one resource, one subscription)', () => {
   const now = new Date('2026-11-26T10:00:00Z');
   const later = new Date('2026-11-26T10:05:00Z');
-  const e = (seq: number, status: StreamEntry['status'], nextAttemptAt: Date | null = now): StreamEntry => ({ id: `d${seq}`, seq, status, nextAttemptAt });
+  const e = (seq: number, status: StreamEntry['status'], nextAttemptAt: Date | null = now): StreamEntry => ({ id: seq * 10, seq, status, nextAttemptAt });
 
   it('sends the earliest pending event first, whatever order the rows come in', () => {
     expect(nextInStream([e(7, 'pending'), e(3, 'pending'), e(5, 'pending')], now)?.seq).toBe(3);

@@ -11,6 +11,7 @@ export function presentWebhook(s: Subscription) {
 export function presentDelivery(d: DeliveryView) {
   return {
     deliveryid: d.id,
+    webhook_id: d.messageId,
     event: d.eventType,
     resource: d.resource,
     status: d.status,

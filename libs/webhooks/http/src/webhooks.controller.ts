@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import { Endpoint, IdParam } from '@rc/shared-http';
 import {
@@ -24,7 +24,7 @@ function webhookIdOf(raw: string): number {
 
 const NOT_FOUND = 'Webhook not found';
 const SIGNED =
-  'Each event is POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the delivery id), `webhook-timestamp` (UNIX seconds) and ' +
+  'Each event is POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the delivery\'s `webhook_id`), `webhook-timestamp` (UNIX seconds) and ' +
   '`webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the secret). ';
 
 @ApiTags('Webhooks')
@@ -99,7 +99,7 @@ export class WebhooksController {
 
   @Post(':webhookid/deliveries/:deliveryid/retry')
   @IdParam('webhookid', 'The webhook id')
-  @ApiParam({ name: 'deliveryid', description: 'The delivery id (a UUID)', schema: { type: 'string', format: 'uuid' }, example: '0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11' })
+  @IdParam('deliveryid', 'The delivery id')
   @HttpCode(200)
   @Endpoint({
     summary: 'Send a delivery again (Admin)',

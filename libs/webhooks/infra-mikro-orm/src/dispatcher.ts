@@ -65,7 +65,7 @@ export class WebhookDispatcher {
       `WITH batch AS (
          SELECT seq, type, resource FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
        ), fanned AS (
-         INSERT INTO webhook_deliveries (id, subscription_id, event_seq, resource, status, attempts, next_attempt_at, created_at)
+         INSERT INTO webhook_deliveries (message_id, subscription_id, event_seq, resource, status, attempts, next_attempt_at, created_at)
          SELECT gen_random_uuid(), s.id, b.seq, b.resource, 'pending', 0, ?, ? FROM batch b JOIN webhook_subscriptions s ON s.enabled AND b.type = ANY (s.events)
          ON CONFLICT (subscription_id, event_seq) DO NOTHING
        )
@@ -81,16 +81,16 @@ export class WebhookDispatcher {
     for (let i = 0; i < PER_JOB; i++) {
       const [sub] = await this.em.execute<{ url: string; secret: string; enabled: boolean }[]>('SELECT url, secret, enabled FROM webhook_subscriptions WHERE id = ?', [subscriptionId]);
       if (!sub?.enabled) return delivered;
-      const [row] = await this.em.execute<{ id: string; seq: string; status: DeliveryStatus; next_attempt_at: Date | null; attempts: number; body: string }[]>(
-        `SELECT d.id, d.event_seq AS seq, d.status, d.next_attempt_at, d.attempts, o.body FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq
+      const [row] = await this.em.execute<{ id: string; message_id: string; seq: string; status: DeliveryStatus; next_attempt_at: Date | null; attempts: number; body: string }[]>(
+        `SELECT d.id, d.message_id, d.event_seq AS seq, d.status, d.next_attempt_at, d.attempts, o.body FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq
          WHERE d.subscription_id = ? AND d.resource = ? AND d.status = 'pending' ORDER BY d.event_seq LIMIT 1`,
         [subscriptionId, resource],
       );
       const now = this.clock.now();
-      const head = row && nextInStream([{ id: row.id, seq: Number(row.seq), status: row.status, nextAttemptAt: row.next_attempt_at && new Date(row.next_attempt_at) }], now);
+      const head = row && nextInStream([{ id: Number(row.id), seq: Number(row.seq), status: row.status, nextAttemptAt: row.next_attempt_at && new Date(row.next_attempt_at) }], now);
       if (!row || !head) return delivered;
       const timestamp = Math.floor(now.getTime() / 1000);
-      const result = await this.send(sub.url, webhookHeaders(sub.secret, row.id, timestamp, row.body), row.body);
+      const result = await this.send(sub.url, webhookHeaders(sub.secret, row.message_id, timestamp, row.body), row.body);
       const at = this.clock.now();
       const attempts = row.attempts + 1;
       const status = 'status' in result ? result.status : null;

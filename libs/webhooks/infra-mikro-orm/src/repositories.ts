@@ -68,6 +68,7 @@ export class MikroOrmSubscriptions extends SubscriptionRepository {
 
 interface DeliverySqlRow {
   id: string;
+  message_id: string;
   subscription_id: number;
   type: string;
   resource: string;
@@ -85,7 +86,8 @@ const date = (d: Date | null) => (d === null ? null : new Date(d));
 
 function toView(r: DeliverySqlRow): DeliveryView {
   return {
-    id: r.id,
+    id: Number(r.id),
+    messageId: r.message_id,
     subscriptionId: r.subscription_id,
     eventType: r.type,
     resource: r.resource,
@@ -100,7 +102,7 @@ function toView(r: DeliverySqlRow): DeliveryView {
   };
 }
 
-const DELIVERY_COLUMNS = `d.id, d.subscription_id, o.type, d.resource, d.status, d.attempts, d.next_attempt_at, d.last_attempt_at,
+const DELIVERY_COLUMNS = `d.id, d.message_id, d.subscription_id, o.type, d.resource, d.status, d.attempts, d.next_attempt_at, d.last_attempt_at,
   d.last_response_status, d.last_error, d.delivered_at, d.created_at`;
 
 export class MikroOrmDeliveryLog extends DeliveryLog {
@@ -117,7 +119,7 @@ export class MikroOrmDeliveryLog extends DeliveryLog {
     return rows.map(toView);
   }
 
-  async find(subscriptionId: number, deliveryId: string): Promise<DeliveryView | null> {
+  async find(subscriptionId: number, deliveryId: number): Promise<DeliveryView | null> {
     const [row] = await this.em.execute<DeliverySqlRow[]>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq WHERE d.subscription_id = ? AND d.id = ?`,
       [subscriptionId, deliveryId],
@@ -125,7 +127,7 @@ export class MikroOrmDeliveryLog extends DeliveryLog {
     return row ? toView(row) : null;
   }
 
-  async retry(subscriptionId: number, deliveryId: string, at: Date): Promise<void> {
+  async retry(subscriptionId: number, deliveryId: number, at: Date): Promise<void> {
     await this.em.execute(`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE subscription_id = ? AND id = ?`, [
       at,
       subscriptionId,

@@ -194,6 +194,7 @@ describe('webhook persistence and delivery (PostgreSQL)', () => {
       const [first] = await inContext(() => deliveries.list(sub.state.id, 10, 1));
       expect(first).toMatchObject({ eventType: 'guide.created', status: 'pending', attempts: 1, lastResponseStatus: 503, lastError: 'answered 503' });
       expect(first!.nextAttemptAt).toEqual(new Date(clock.now().getTime() + 5000));
+      expect(target.received[0]!.headers['webhook-id']).toBe(first!.messageId);
 
       // Not due yet: nothing is sent, and the second event waits behind the first.
       failing = false;

@@ -43,7 +43,8 @@ export class CreatedWebhookResponseDto extends WebhookResponseDto {
 }
 
 export class DeliveryResponseDto {
-  @ApiProperty({ description: 'Also the `webhook-id` header of every attempt: receivers drop repeats by it', example: '0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11' }) deliveryid!: string;
+  @ApiProperty({ example: 42 }) deliveryid!: number;
+  @ApiProperty({ description: 'The `webhook-id` header of every attempt of this delivery: receivers drop repeats by it', example: '0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11', format: 'uuid' }) webhook_id!: string;
   @ApiProperty({ example: 'guide.published', enum: INTEGRATION_EVENT_TYPES }) event!: string;
   @ApiProperty({ description: 'What the event is about: events of one resource arrive in order', example: 'guide:12' }) resource!: string;
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'], example: 'delivered', description: '`failed`: given up after the last retry (a day of attempts)' }) status!: string;

@@ -32,7 +32,8 @@ export class WebhooksInitial extends Migration {
       );
       CREATE INDEX webhook_outbox_undispatched_idx ON webhook_outbox (seq) WHERE dispatched_at IS NULL;
       CREATE TABLE webhook_deliveries (
-        id uuid PRIMARY KEY,
+        id bigserial PRIMARY KEY,
+        message_id uuid NOT NULL CONSTRAINT webhook_deliveries_message_key UNIQUE,
         subscription_id integer NOT NULL REFERENCES webhook_subscriptions (id) ON DELETE CASCADE,
         event_seq bigint NOT NULL REFERENCES webhook_outbox (seq),
         resource varchar(512) NOT NULL,

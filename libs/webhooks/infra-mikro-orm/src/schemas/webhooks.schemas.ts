@@ -57,6 +57,7 @@ export const WebhookOutboxRowSchema = new EntitySchema<WebhookOutboxRow>({
 
 export interface WebhookDeliveryRow {
   id: string;
+  messageId: string;
   subscriptionId: number;
   eventSeq: string;
   resource: string;
@@ -74,7 +75,8 @@ export const WebhookDeliveryRowSchema = new EntitySchema<WebhookDeliveryRow>({
   name: 'WebhookDeliveryRow',
   tableName: 'webhook_deliveries',
   properties: {
-    id: { type: 'uuid', primary: true },
+    id: { type: 'bigint', primary: true },
+    messageId: { type: 'uuid', fieldName: 'message_id', unique: 'webhook_deliveries_message_key' },
     subscriptionId: { type: 'integer', fieldName: 'subscription_id' },
     eventSeq: { type: 'bigint', fieldName: 'event_seq' },
     resource: { type: 'string', length: 512 },
