@@ -13,7 +13,7 @@ import { GuideEventRelay } from './events/guide-event-relay.js';
 import { ArchiveScheduler } from '@rc/archive-http';
 import { MediaJobHandlers } from '@rc/media-http';
 import { WebhookJobs } from '@rc/webhooks-http';
-import { BackgroundJobs } from './jobs/background-jobs.js';
+import { BackgroundJobs } from '@rc/shared-jobs';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
 import { beginShutdown, installOperability } from './ops/install.js';
 
@@ -49,11 +49,14 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   const applied = await migrate(app);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   if (provisioning) await provision(app, config, logger);
-  // After the migrations (pg-boss migrates its own schema): the relay, the jobs (media, webhooks) and the sweeps read their tables.
+  // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
+  // After the migrations too: the jobs read the media and webhook tables (pg-boss migrates its own schema); then the media sweep is enqueued.
   await app.get(BackgroundJobs).start(databaseUrl, { ...app.get(MediaJobHandlers).handlers, ...app.get(WebhookJobs).handlers }, config.mediaWorkerConcurrency).then(() => app.get(MediaJobHandlers).startSweep());
+  // The webhooks' sweeper: it fans committed events out and enqueues the deliveries due.
   await app.get(WebhookJobs).start(databaseUrl);
-  // A server (not the CLI) checks for changed content on a timer, and builds a first archive now when there is none: after the migrations, since a build reads the content.
+  // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
+  // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);
   return app;
 }

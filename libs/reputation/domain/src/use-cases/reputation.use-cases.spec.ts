@@ -22,13 +22,23 @@ const unfavorited = (guideId: number, userId: number, authorId = ALICE): GuideEv
 describe('HandleGuideEvent', () => {
   let store: InMemoryReputation;
   let handle: HandleGuideEvent;
+  let events: RecordingIntegrationEvents;
   let nextId: number;
   const deliver = (...events: GuideEvent[]) => Promise.all(events.map((e) => handle.execute(String(nextId++), e)));
 
   beforeEach(() => {
     store = new InMemoryReputation();
-    handle = new HandleGuideEvent(store, new InMemoryBadgeCatalogue(TEST_BADGES), clock, new RecordingIntegrationEvents());
+    events = new RecordingIntegrationEvents();
+    handle = new HandleGuideEvent(store, new InMemoryBadgeCatalogue(TEST_BADGES), clock, events);
     nextId = 1;
+  });
+
+  it('tells the outside world (webhooks) of each badge awarded, once, about its holder', async () => {
+    await deliver(published(10));
+    await handle.execute('1', published(10)); // a replayed event awards nothing
+    expect(events.published).toEqual([
+      { type: 'badge.awarded', resource: `user:${ALICE}`, data: { userid: ALICE, badgeid: 1, name: expect.any(String), guideid: 10 }, at: expect.any(Date) },
+    ]);
   });
 
   it('gives the author the publishing points and the first-guide badge with its points', async () => {

@@ -1,13 +1,14 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { PgBossJobQueue } from '@rc/shared-jobs';
+import { PgBossJobQueue } from './pg-boss-job-queue.js';
 import { JobQueue, type JobHandler, type JobRequest } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 
 /**
- * The process's job queue (the kernel's `JobQueue`, which the contexts' use cases enqueue to) and
- * its workers. pg-boss is started after the migrations (`start`), so nothing is enqueued before;
- * every job runs in its own MikroORM context (a fork of the EntityManager), as a request does.
+ * A process's job queue (the kernel's `JobQueue`, which the contexts' use cases enqueue to) and
+ * its workers: the app binds it as `JobQueue` and starts it with every context's handlers. pg-boss
+ * is started after the migrations (`start`), so nothing is enqueued before; every job runs in its
+ * own MikroORM context (a fork of the EntityManager), as a request does.
  */
 export class BackgroundJobs extends JobQueue {
   private queue: PgBossJobQueue | null = null;
