@@ -11,8 +11,13 @@ import type { Logger } from 'pino';
  * woken by the outbox's NOTIFY (an event committed) and every `sweepSeconds` (retries falling due,
  * a lost notification), it fans new events out and enqueues the streams with a delivery due.
  */
+/** Delivered and given-up deliveries (and their events) are kept this long, for the deliveries list. */
+export const WEBHOOK_RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 3600_000;
+
 export class WebhookJobs {
   private running = false;
+  private prunedAt = 0;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private nudged = false;
@@ -71,6 +76,10 @@ export class WebhookJobs {
       this.nudged = false;
       try {
         await this.sweep();
+        if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+          this.prunedAt = Date.now();
+          await RequestContext.create(this.orm.em, () => this.dispatcher.prune(new Date(Date.now() - WEBHOOK_RETENTION_DAYS * 86_400_000)));
+        }
       } catch (error) {
         this.logger.error({ err: error, context: 'webhooks' }, 'webhook sweep failed');
       }

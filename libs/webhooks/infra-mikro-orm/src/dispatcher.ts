@@ -58,6 +58,20 @@ export class WebhookDispatcher {
     return { fannedOut, enqueued };
   }
 
+  /**
+   * Forgets what is done with: deliveries delivered or given up before `before`, then outbox rows
+   * dispatched before it that no delivery refers to any more. Pending deliveries (and their events)
+   * stay however old. The numbers of each removed.
+   */
+  async prune(before: Date): Promise<{ deliveries: number; events: number }> {
+    const deliveries = await this.em.execute(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ? RETURNING 1 AS gone`, [before]);
+    const events = await this.em.execute(
+      `DELETE FROM webhook_outbox o WHERE o.dispatched_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = o.seq) RETURNING 1 AS gone`,
+      [before],
+    );
+    return { deliveries: deliveries.length, events: events.length };
+  }
+
   /** One batch of the outbox, in one statement: delivery rows for the subscribers, the rows marked dispatched. */
   private async fanOut(): Promise<number> {
     const now = this.clock.now();

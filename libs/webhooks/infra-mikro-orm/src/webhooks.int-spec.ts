@@ -259,6 +259,25 @@ describe('webhook persistence and delivery (PostgreSQL)', () => {
     }
   });
 
+  it('forgets finished deliveries and their events after the retention, never pending ones', async () => {
+    let status = 200;
+    const target = await receiver(() => status);
+    try {
+      const sub = await inContext(() => subscriptions.create({ url: target.url, events: ['wiki.edited', 'wiki.created'], description: '', enabled: true, secret: 'whsec_c2VjcmV0', at: clock.now() }));
+      await publish(event('wiki.created', 'wiki:1', 1), event('wiki.edited', 'wiki:2', 2), event('guide.created', 'guide:9', 3));
+      await inContext(() => dispatcher.sweep());
+      await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:1'));
+      status = 500;
+      await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:2'));
+      const cutoff = new Date(clock.now().getTime() + 1);
+      expect(await inContext(() => dispatcher.prune(cutoff))).toEqual({ deliveries: 1, events: 2 });
+      expect((await inContext(() => deliveries.list(sub.state.id, 10, 0))).map((d) => [d.resource, d.status])).toEqual([['wiki:2', 'pending']]);
+      expect(await inContext(() => dispatcher.prune(cutoff))).toEqual({ deliveries: 0, events: 0 });
+    } finally {
+      await target.close();
+    }
+  });
+
   it('drops a deleted subscription\'s deliveries and sends nothing for a disabled one', async () => {
     const target = await receiver();
     try {
