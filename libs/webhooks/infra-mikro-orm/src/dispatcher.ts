@@ -46,11 +46,13 @@ export class WebhookDispatcher {
       if (n < BATCH) break;
     }
     const due = await this.em.execute<{ subscription_id: number; resource: string }[]>(
-      // A stream is due when its earliest pending delivery is (the later ones wait behind it).
-      `SELECT subscription_id, resource FROM (
+      // A stream is due when its earliest pending delivery is (the later ones wait behind it) and
+      // its subscription is enabled (a paused one keeps its pending deliveries for later).
+      `SELECT heads.subscription_id, heads.resource FROM (
          SELECT DISTINCT ON (subscription_id, resource) subscription_id, resource, next_attempt_at
          FROM webhook_deliveries WHERE status = 'pending' ORDER BY subscription_id, resource, event_seq
-       ) heads WHERE next_attempt_at <= ? LIMIT ${BATCH}`,
+       ) heads JOIN webhook_subscriptions s ON s.id = heads.subscription_id AND s.enabled
+       WHERE heads.next_attempt_at <= ? LIMIT ${BATCH}`,
       [this.clock.now()],
     );
     let enqueued = 0;

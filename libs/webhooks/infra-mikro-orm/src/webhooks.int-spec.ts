@@ -278,7 +278,7 @@ describe('webhook persistence and delivery (PostgreSQL)', () => {
     }
   });
 
-  it('drops a deleted subscription\'s deliveries and sends nothing for a disabled one', async () => {
+  it('drops a deleted subscription\'s deliveries and sends nothing for a disabled one (nor enqueues its streams)', async () => {
     const target = await receiver();
     try {
       const sub = await inContext(() => subscriptions.create({ url: target.url, events: ['wiki.edited'], description: '', enabled: true, secret: 'whsec_c2VjcmV0', at: clock.now() }));
@@ -289,6 +289,8 @@ describe('webhook persistence and delivery (PostgreSQL)', () => {
       await inContext(() => subscriptions.save(paused));
       expect(await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:1'))).toBe(0);
       expect(target.received).toEqual([]);
+      jobs.take();
+      expect(await inContext(() => dispatcher.sweep())).toEqual({ fannedOut: 0, enqueued: 0 });
       expect(await inContext(() => subscriptions.delete(sub.state.id))).toBe(true);
       expect(await inContext(() => deliveries.list(sub.state.id, 10, 0))).toEqual([]);
       expect(await inContext(() => subscriptions.delete(sub.state.id))).toBe(false);
