@@ -1,6 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@rc/webhooks-infra-mikro-orm';
+import { loadConfig } from '../src/config/config.js';
+import { createLogger } from '../src/logger.js';
+import { startApi } from '../src/server.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type TestApi } from './support/test-api.js';
 
 interface Hit {
@@ -246,3 +249,63 @@ describe('webhooks over HTTP: who may, and what is refused', () => {
     expect(changed.body).toMatchObject({ url: good.url, events: ['guide.published', 'wiki.created'], enabled: false });
   });
 });
+
+describe('webhooks over HTTP: a restart of the API loses nothing', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await startTestApi({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SWEEP_SECONDS: '1' });
+  });
+  afterAll(() => api?.close());
+
+  it('sends after a restart what was pending when the API stopped (the receiver was down until then)', async () => {
+    // A port nothing listens on yet: the receiver starts once the first API has stopped.
+    const target = await receiver(0);
+    const url = target.url();
+    await target.close();
+    const admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
+    const created = await api.request('POST', '/webhooks', { token: admin, body: { url, events: ['wiki.created'] } });
+    expect(created.status).toBe(201);
+    const { webhookid } = created.body;
+    expect((await api.request('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: 'Survives restarts', contents: 'x' } })).status).toBe(201);
+    const delivery = async () => (await api.sql<{ status: string; attempts: number; webhook_id: string }>('SELECT status, attempts, message_id AS webhook_id FROM webhook_deliveries WHERE subscription_id = $1', [webhookid]))[0];
+    await eventually(async () => (await delivery())?.attempts === 1, 'the first, failed attempt');
+    expect(await delivery()).toMatchObject({ status: 'pending' });
+    await api.running.close();
+
+    // The receiver comes up on the same port, then a new API process starts on the same database.
+    const back = await receiverOn(Number(new URL(url).port));
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ARCHIVE_CHECK_SECONDS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SWEEP_SECONDS: '1', DATABASE_URL: api.db.url });
+    const restarted = await startApi(config, createLogger('silent'));
+    try {
+      await eventually(async () => (await delivery())?.status === 'delivered', 'the delivery after the restart');
+      const { webhook_id } = (await delivery())!;
+      expect(back.hits.map((h) => h.id)).toEqual([webhook_id]);
+      expect(JSON.parse(back.hits[0]!.body)).toMatchObject({ type: 'wiki.created', data: { title: 'Survives restarts' } });
+    } finally {
+      await restarted.close();
+      await back.close();
+    }
+  }, 60_000);
+});
+
+/** A receiver that answers 204 to everything, on a given port. */
+async function receiverOn(port: number) {
+  const hits: Hit[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      hits.push({ id: String(req.headers['webhook-id']), timestamp: Number(req.headers['webhook-timestamp']), signature: String(req.headers['webhook-signature']), body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    hits,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
