@@ -52,6 +52,8 @@ const violations: Array<[string, string, string, RegExp]> = [
   ['teams imports reputation', 'libs/teams/domain/src/probe.ts', "import { POINTS } from '@rc/reputation-domain';", /scope:teams" can only depend on libs tagged with "scope:teams", "scope:shared", "type:contracts"/],
   ['the media domain imports the image codec', 'libs/media/domain/src/probe.ts', "import sharp from 'sharp';", /type:domain" is not allowed to import "sharp"/],
   ['media imports teams', 'libs/media/infra-mikro-orm/src/probe.ts', "import { Team } from '@rc/teams-domain';", /scope:media" can only depend on libs tagged with "scope:media", "scope:shared", "type:contracts"/],
+  ['community reads guides through their domain', 'libs/community/http/src/probe.ts', "import { GuideQueries } from '@rc/guides-domain';", /scope:community" can only depend on libs tagged with "scope:community", "scope:shared", "type:contracts"/],
+  ['the community domain imports the ORM', 'libs/community/domain/src/probe.ts', "import { EntitySchema } from '@mikro-orm/core';", /type:domain" is not allowed to import "@mikro-orm\/core"/],
   ['shared jobs imports a context', 'libs/shared/jobs/src/probe.ts', "import { Image } from '@rc/media-domain';", /scope:shared" can only depend on libs tagged with "scope:shared"/],
   ['guides publish to the webhooks context directly (they publish through the kernel\'s IntegrationEvents port)', 'libs/guides/domain/src/probe.ts', "import { Subscription } from '@rc/webhooks-domain';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
   ['the webhooks domain signs with a Node built-in', 'libs/webhooks/domain/src/probe.ts', "import { createHmac } from 'node:crypto';", /Domain code may not use Node built-ins/],
@@ -94,6 +96,7 @@ describe('module boundaries (ESLint)', () => {
       'libs/guides/http/src/probe.ts',
       "import { GuideQueries } from '@rc/guides-domain';\nimport { guidesSchemas } from '@rc/guides-infra-mikro-orm';\nimport { Endpoint } from '@rc/shared-http';\nimport { UserSummaries } from '@rc/identity-contracts';\nexport const probe = [GuideQueries, guidesSchemas, Endpoint, UserSummaries];",
     ],
+    ['guide bodies read comments through the community\'s contracts', 'libs/guides/http/src/probe.ts', "import { GuideDiscussions } from '@rc/community-contracts';\nexport const probe = GuideDiscussions;"],
     ['the app imports each context\'s HTTP module', 'apps/api/src/probe.ts', "import { GuidesApiModule } from '@rc/guides-http';\nimport { TeamsApiModule } from '@rc/teams-http';\nimport { ArchiveModule } from '@rc/archive-http';\nexport const probe = [GuidesApiModule, TeamsApiModule, ArchiveModule];"],
     ['the archive uses the guides\' and the catalog\'s HTTP adapters', 'libs/archive/http/src/probe.ts', "import { guideDocument } from '@rc/guides-http';\nimport { WikiReader } from '@rc/catalog-http';\nexport const probe = [guideDocument, WikiReader];"],
   ])('allows: %s', async (_name, file, code) => {

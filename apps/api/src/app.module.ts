@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { ArchiveModule } from '@rc/archive-http';
 import { CatalogApiModule, CategoryGuides } from '@rc/catalog-http';
+import { CommunityApiModule } from '@rc/community-http';
 import { GuideQueries } from '@rc/guides-domain';
 import { GuideReader, GuidesApiModule, GuideVersionBarrier, GuideVersions } from '@rc/guides-http';
 import { AdminGuard, AppIdGuard, AuthTokenGuard, IdentityApiModule, type IdentityModuleOptions } from '@rc/identity-http';
@@ -43,6 +44,7 @@ export class AppModule {
     const renderer = wikiRendererFor(config.publicBaseUrl);
     const guides = GuidesApiModule.register({ ...config, renderer, databaseUrl: options.databaseUrl });
     const reputation = ReputationApiModule.register();
+    const media = MediaApiModule.register(config);
     return {
       module: AppModule,
       imports: [
@@ -67,9 +69,10 @@ export class AppModule {
         SearchApiModule.register(guides),
         ArchiveModule.register({ ...config, renderer }, guides),
         TeamsApiModule.register(config),
+        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, media]),
         JobsModule,
         WebhooksApiModule.register(config.webhooks),
-        MediaApiModule.register(config),
+        media,
         reputation,
         EventsModule.register(reputation),
         OpsModule.register(config),

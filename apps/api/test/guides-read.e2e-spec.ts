@@ -263,7 +263,8 @@ describe('guides over HTTP: reads', () => {
         langid: 'en',
         available_langids: ['en'],
         url: expect.stringMatching(new RegExp(`/Guide/iPhone\\+12\\+Battery\\+Replacement/${demo.battery}$`)),
-        comments: [],
+        // The demo thread: a question with two replies (see the community's demo).
+        comments: [expect.objectContaining({ context: 'guide', contextid: demo.battery, parentid: null, replies: [expect.objectContaining({ parentid: expect.any(Number) }), expect.objectContaining({ parentid: expect.any(Number) })] })],
       });
       expect(res.body.published_date).toBeGreaterThan(0);
       expect(res.body.parts).toHaveLength(2);
@@ -320,7 +321,7 @@ describe('guides over HTTP: reads', () => {
       const res = await api.request('GET', `/guides/${demo.battery}?excludePrerequisiteSteps`);
       const step = res.body.steps[0];
       expect(Object.keys(step).sort()).toEqual(STEP_KEYS);
-      expect(step).toMatchObject({ guideid: demo.battery, orderby: 1, title: 'Disconnect the battery', comments: [], media: { type: 'image', data: [] } });
+      expect(step).toMatchObject({ guideid: demo.battery, orderby: 1, title: 'Disconnect the battery', comments: [expect.objectContaining({ context: 'step', contextid: step.stepid })], media: { type: 'image', data: [] } });
       expect(step.lines).toHaveLength(3);
       for (const line of step.lines) expect(Object.keys(line).sort()).toEqual(LINE_KEYS);
       expect(step.lines[1]).toMatchObject({ text_raw: 'Use the point of a spudger to pry the battery connector up.', bullet: 'blue', level: 0 });

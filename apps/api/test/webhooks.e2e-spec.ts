@@ -66,7 +66,7 @@ async function eventually(check: () => Promise<boolean>, what: string, timeoutMs
   }
 }
 
-const ALL_EVENTS = ['guide.created', 'guide.edited', 'guide.published', 'guide.unpublished', 'guide.deleted', 'guide.steps_changed', 'wiki.created', 'wiki.edited', 'wiki.deleted', 'user.registered', 'badge.awarded'];
+const ALL_EVENTS = ['guide.created', 'guide.edited', 'guide.published', 'guide.unpublished', 'guide.deleted', 'guide.steps_changed', 'wiki.created', 'wiki.edited', 'wiki.deleted', 'comment.created', 'comment.edited', 'comment.deleted', 'user.registered', 'badge.awarded'];
 
 describe('webhooks over HTTP: every event, signed, in order, exactly once after deduplication, through a receiver that dies mid-delivery', () => {
   let api: TestApi;
@@ -108,6 +108,13 @@ describe('webhooks over HTTP: every event, signed, in order, exactly once after 
     const revision = async () => (await api.request('GET', `/guides/${guideid}`, { token })).body.revisionid as number;
     expect((await api.request('PUT', `/guides/${guideid}/public?revisionid=${await revision()}`, { token })).status).toBe(200);
     await api.settle(); // reputation hears of the publication (and may award badges)
+    // Someone comments on it, edits the comment, and deletes it.
+    const alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
+    const comment = await api.request('POST', `/comments/guide/${guideid}`, { token: alice, body: { text: 'Which screwdriver?' } });
+    expect(comment.status).toBe(201);
+    const commentid: number = comment.body.commentid;
+    expect((await api.request('PATCH', `/comments/${commentid}`, { token: alice, body: { text: 'Which driver?' } })).status).toBe(200);
+    expect((await api.request('DELETE', `/comments/${commentid}`, { token: alice })).status).toBe(204);
     expect((await api.request('DELETE', `/guides/${guideid}/public?revisionid=${await revision()}`, { token })).status).toBe(200);
     expect((await api.request('DELETE', `/guides/${guideid}?revisionid=${await revision()}`, { token })).status).toBe(204);
     // An admin writes a page, edits it and deletes it.
@@ -142,6 +149,12 @@ describe('webhooks over HTTP: every event, signed, in order, exactly once after 
     const ofGuide = events.filter((e) => e.data['guideid'] === guideid && e.type.startsWith('guide.')).map((e) => e.type);
     // Received in the order they were published (per resource).
     expect(ofGuide).toEqual(['guide.created', 'guide.edited', 'guide.steps_changed', 'guide.published', 'guide.unpublished', 'guide.deleted']);
+    const ofComment = events.filter((e) => e.data['commentid'] === commentid).map((e) => [e.type, e.data['guideid']]);
+    expect(ofComment).toEqual([
+      ['comment.created', guideid],
+      ['comment.edited', guideid],
+      ['comment.deleted', guideid],
+    ]);
     const ofPage = events.filter((e) => e.type.startsWith('wiki.') && e.data['title'] === 'Hooked page').map((e) => e.type);
     expect(ofPage).toEqual(['wiki.created', 'wiki.edited', 'wiki.deleted']);
     expect(events.filter((e) => e.type === 'user.registered' && e.data['userid'] === userid)).toEqual([{ type: 'user.registered', timestamp: expect.any(String), data: { userid, unique_username: 'hooked' } }]);

@@ -4,6 +4,7 @@ import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
 import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
 import { loadDemoTeams } from './teams-demo.js';
+import { loadCommunityDemo } from '@rc/community-http';
 import { DEMO_DATA_MARK } from './demo-marks.js';
 
 /** The demo app id and accounts the README names, so a newcomer can log in with curl. */
@@ -64,6 +65,7 @@ async function loadContent(app: INestApplicationContext): Promise<{ categories: 
   await loadCategories(app, { userId: admin.id, isAdmin: true });
   const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } });
   await loadDemoTeams(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId });
+  await loadCommunityDemo(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId }, guides.map((g) => ({ id: g.id, title: g.state.title, isPublic: g.state.isPublic, stepIds: g.steps.map((s) => s.id) })));
   return { categories: CATEGORIES.length, guides: guides.length };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
+import type { GuideThreads, PublishedComment } from '@rc/community-contracts';
 import type { UserSummary } from '@rc/identity-contracts';
 import { wikiRendererFor } from '@rc/shared-http';
 import { fillTemplate, GUIDE_BODY_PRESENTATION, guideBodyFormat, templateOf, usersIn, type UserParts } from './guide-body-template.js';
@@ -45,23 +46,36 @@ function fixture() {
     guideid: 9, locale: 'en', revisionid: 30, modifiedAt: T0, prereqModifiedAt: null, type: 'technique', category: 'iPhone 12', subject: 'Screen',
     title: 'Opening "the" screen', summary: 'How', difficulty: 'Easy', timeRequiredMax: 600, isPublic: true, authorId: 4, flags: [], imageId: 8,
   };
-  return { guide, prerequisite };
+  const comment = (commentid: number, authorId: number, context: 'guide' | 'step', contextid: number, replies: PublishedComment[] = []): PublishedComment => ({
+    commentid, locale: null, context, contextid, parentid: replies.length ? null : 1, title: '', text_raw: 'Nice', text_rendered: '<p>Nice</p>',
+    date: 1, modified_date: 0, status: 'public', rating: 0, authorId, replies,
+  });
+  const threads: GuideThreads = {
+    guides: new Map([[7, [comment(1, 5, 'guide', 7, [comment(2, 3, 'guide', 7)])]]]),
+    steps: new Map([[2, [comment(3, 4, 'step', 2)]]]),
+  };
+  return { guide, prerequisite, threads };
 }
 
-const authors = new Map([[3, user(3, 'Ada "the" Fixer', { reputation: 120, teams: [2, 5] })], [4, user(4, 'Lin')]]);
+const authors = new Map([[3, user(3, 'Ada "the" Fixer', { reputation: 120, teams: [2, 5] })], [4, user(4, 'Lin')], [5, user(5, 'Commenter', { reputation: 7, teams: [] })]]);
 
 describe('guide body templates', () => {
   const renderer = wikiRendererFor(BASE_URL);
   const viewer = { canEdit: false, favorited: false, completed: false };
-  const { guide, prerequisite } = fixture();
-  const presented = (ctx: PresentationContext) => presentGuide(guide, ctx, { prerequisites: [prerequisite], inlined: [], viewer });
+  const { guide, prerequisite, threads } = fixture();
+  const presented = (ctx: PresentationContext) => presentGuide(guide, ctx, { prerequisites: [prerequisite], inlined: [], viewer, comments: { threads } });
   const full: PresentationContext = { baseUrl: BASE_URL, renderer, authors };
   const parts = (ctx: PresentationContext): UserParts => ({ summary: (id) => presentAuthor(id, ctx), username: (id) => authorName(id, ctx) });
 
   it('fills in to exactly the body presented with its users', () => {
     const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }));
-    expect(usersIn(template).sort()).toEqual([3, 4]);
+    expect(usersIn(template).sort()).toEqual([3, 4, 5]);
     expect(fillTemplate(template, parts(full))).toBe(JSON.stringify(presented(full)));
+    // Comment authors (replies and step comments included) are user objects filled in when served.
+    const filled = JSON.parse(fillTemplate(template, parts(full)));
+    expect(filled.comments[0].author).toMatchObject({ userid: 5, reputation: 7 });
+    expect(filled.comments[0].replies[0].author).toMatchObject({ userid: 3, reputation: 120 });
+    expect(filled.steps[1].comments[0].author).toMatchObject({ userid: 4, username: 'Lin' });
   });
 
   it('shows users as they are when filled, deleted ones as the presenter does', () => {
@@ -80,7 +94,7 @@ describe('guide body templates', () => {
     const filled = JSON.parse(fillTemplate(second, parts(full)));
     expect(filled.summary).toBe(`${first.marker}a4`);
     expect(filled.title).toBe(`"${first.marker}n3"`);
-    expect(usersIn(second).sort()).toEqual([3, 4]);
+    expect(usersIn(second).sort()).toEqual([3, 4, 5]);
   });
 
   it('names its format by presentation and base URL', () => {
@@ -98,6 +112,7 @@ describe('guide body templates', () => {
   it('changes its presentation number whenever the presentation changes', () => {
     const KNOWN: Record<number, string> = {
       1: 'wa4fiRHJbzoqHye53yctFAqRHkUN-O8CuaJmj-kW4EY',
+      2: '82pWcuhyGAUZ21SlAUrAge2CnGDwge4mFGXo1pnIdyI',
     };
     const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }), 'MARKER');
     const hash = createHash('sha256').update(template).digest('base64url');

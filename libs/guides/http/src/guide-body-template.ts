@@ -4,8 +4,9 @@ import type { UserSummary } from '@rc/identity-contracts';
 /**
  * A guide body serialized without the user objects it shows, which change on their own (names,
  * reputation, teams): in their place stand placeholders, strings made of this body's random
- * `marker` (which no text of the guide can know), a kind and a user id. The author becomes
- * `"<marker>a<id>"`, a prerequisite's `username` `"<marker>n<id>"`. Filled in when served.
+ * `marker` (which no text of the guide can know), a kind and a user id. The author (and each
+ * comment's author) becomes `"<marker>a<id>"`, a prerequisite's `username` `"<marker>n<id>"`. Filled
+ * in when served.
  */
 export interface BodyTemplate {
   readonly marker: string;
@@ -18,10 +19,21 @@ export interface UserParts {
   username(userId: number): string;
 }
 
+interface TemplatedComment {
+  readonly author: { readonly userid: number };
+  readonly replies: readonly TemplatedComment[];
+}
+
 interface TemplatedBody {
   readonly author: { readonly userid: number };
   readonly prerequisites: readonly { readonly userid: number; readonly username: string }[];
+  readonly comments: readonly TemplatedComment[];
+  readonly steps: readonly { readonly comments: readonly TemplatedComment[] }[];
 }
+
+/** Comments (and their replies) with their author objects as placeholders. */
+const templatedComments = (comments: readonly TemplatedComment[], marker: string): unknown[] =>
+  comments.map((c) => ({ ...c, author: `${marker}a${c.author.userid}`, replies: templatedComments(c.replies, marker) }));
 
 /** 18 random bytes: 24 characters of [A-Za-z0-9_-], a fresh one per body. */
 const newMarker = () => randomBytes(18).toString('base64url');
@@ -32,6 +44,8 @@ export function templateOf(body: TemplatedBody, marker = newMarker()): BodyTempl
     ...body,
     author: `${marker}a${body.author.userid}`,
     prerequisites: body.prerequisites.map((p) => ({ ...p, username: `${marker}n${p.userid}` })),
+    comments: templatedComments(body.comments, marker),
+    steps: body.steps.map((step) => ({ ...step, comments: templatedComments(step.comments, marker) })),
   };
   return { marker, template: JSON.stringify(templated) };
 }
@@ -57,7 +71,7 @@ export function fillTemplate(t: BodyTemplate, users: UserParts): string {
  * presentation (bump `GUIDE_BODY_PRESENTATION` whenever what a guide body shows or how it is
  * rendered changes; a test fails until it is) and the base URL the links are built from.
  */
-export const GUIDE_BODY_PRESENTATION = 1;
+export const GUIDE_BODY_PRESENTATION = 2;
 
 export function guideBodyFormat(baseUrl: string): string {
   return `${GUIDE_BODY_PRESENTATION}:${createHash('sha256').update(baseUrl).digest('base64url').slice(0, 12)}`;

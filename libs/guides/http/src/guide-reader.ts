@@ -1,3 +1,4 @@
+import { commentAuthors, type GuideDiscussions, type GuideThreads } from '@rc/community-contracts';
 import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
 import { templateOf, type BodyTemplate } from './guide-body-template.js';
@@ -9,10 +10,14 @@ export function editorOf(principal: Caller | null): Editor | null {
 }
 
 
+/** No comments (a deployment without the community context). */
+const NO_THREADS: GuideThreads = { guides: new Map(), steps: new Map() };
+
 /**
  * Builds guide bodies for a viewer in a constant number of queries, whatever the number of steps
- * or prerequisites: the guide and its steps, the prerequisites and theirs, the authors (with
- * their standing, one batch for all of them), the marks.
+ * or prerequisites: the guide and its steps, the prerequisites and theirs, the comments on the
+ * guide and its steps (the community context's, one lookup), the authors (with their standing,
+ * one batch for all of them, comment authors included), the marks.
  */
 export class GuideReader {
   constructor(
@@ -23,6 +28,8 @@ export class GuideReader {
     private readonly users: UserSummaries,
     private readonly renderer: WikiRenderer,
     private readonly config: { readonly publicBaseUrl: string },
+    /** The comments bodies show (the community context publishes them); none when absent. */
+    private readonly discussions: GuideDiscussions | null = null,
   ) {}
 
   /** The guide as the viewer may see it now (the domain's visibility rules apply). */
@@ -30,24 +37,26 @@ export class GuideReader {
     return this.view.execute({ viewer: editorOf(viewer), guideId });
   }
 
-  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean }) {
+  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean; stepComments?: boolean }) {
     const guide = await this.view.execute({ viewer: editorOf(viewer), guideId, revisionid: options.revisionid });
-    return this.present(guide, viewer, options.inlinePrerequisites);
+    return this.present(guide, viewer, options.inlinePrerequisites, options.stepComments);
   }
 
   /** The body of a write response: the guide as it now is, without inlined prerequisite steps. */
-  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false) {
+  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false, stepComments = false) {
     const editor = editorOf(viewer);
     const { visible, inlined } = await this.prerequisitesOf(guide, editor, inlinePrerequisites);
+    const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
-      this.context([guide.state.authorId, ...visible.map((p) => p.authorId)], { standings: true }),
+      this.context([guide.state.authorId, ...visible.map((p) => p.authorId), ...threadAuthors(threads)], { standings: true }),
       viewer ? this.queries.marksOf(viewer.userId, [guide.id]) : null,
     ]);
     return presentGuide(guide, ctx, {
       prerequisites: visible,
       inlined,
       viewer: { canEdit: await this.view.canEdit(guide, editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
+      comments: { threads, stepComments },
     });
   }
 
@@ -57,7 +66,8 @@ export class GuideReader {
    */
   async anonymousTemplate(guideId: GuideId, inlinePrerequisites: boolean): Promise<BodyTemplate> {
     const guide = await this.view.execute({ viewer: null, guideId });
-    return this.templateOf(guide, await this.prerequisitesOf(guide, null, inlinePrerequisites));
+    const prerequisites = await this.prerequisitesOf(guide, null, inlinePrerequisites);
+    return this.templateOf(guide, prerequisites, await this.threadsOf([guide], prerequisites.inlined));
   }
 
   /**
@@ -70,10 +80,11 @@ export class GuideReader {
     const visibleOf = (g: Guide) => g.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []).filter((p) => p.isPublic);
     const inlinedIds = inlinePrerequisites ? [...new Set(guides.flatMap((g) => visibleOf(g).map((p) => p.guideid)))] : [];
     const inlined = new Map((inlinedIds.length ? await this.guides.findMany(inlinedIds) : []).map((g) => [g.id as number, g]));
+    const threads = await this.threadsOf(guides, [...inlined.values()]);
     const out = new Map<GuideId, BodyTemplate>();
     for (const guide of guides) {
       const visible = visibleOf(guide);
-      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }));
+      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, threads));
     }
     return out;
   }
@@ -91,8 +102,9 @@ export class GuideReader {
   }
 
   async step(guide: Guide, stepId: number) {
-    const ctx = await this.context([]);
-    return presentStep(guide.step(stepId), guide.id, ctx);
+    const threads = this.discussions ? await this.discussions.threadsOf({ guideIds: [], stepIds: [stepId] }) : NO_THREADS;
+    const ctx = await this.context(threadAuthors(threads), { standings: true });
+    return presentStep(guide.step(stepId), guide.id, ctx, { threads });
   }
 
   async summaries(views: readonly GuideSummaryView[]) {
@@ -113,10 +125,17 @@ export class GuideReader {
     return { visible, inlined };
   }
 
+  /** The comments on these guides and all their steps (the inlined guides' steps too), in one lookup. */
+  private async threadsOf(guides: readonly Guide[], inlined: readonly Guide[]): Promise<GuideThreads> {
+    if (!this.discussions || !guides.length) return NO_THREADS;
+    const stepIds = [...guides, ...inlined].flatMap((g) => g.steps.map((step) => step.id));
+    return this.discussions.threadsOf({ guideIds: guides.map((g) => g.id), stepIds });
+  }
+
   /** The anonymous body with placeholders for users: nothing in it depends on the (empty) authors. */
-  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }): BodyTemplate {
+  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }, threads: GuideThreads): BodyTemplate {
     const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map() };
-    return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false } }));
+    return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false }, comments: { threads } }));
   }
 
   /**
@@ -128,4 +147,9 @@ export class GuideReader {
     const authors = ids.length ? await this.users.of(ids, { standings: !!options.standings }) : new Map<number, UserSummary>();
     return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors };
   }
+}
+
+/** The authors of every comment in these threads. */
+function threadAuthors(threads: GuideThreads): number[] {
+  return commentAuthors([...threads.guides.values(), ...threads.steps.values()].flat());
 }

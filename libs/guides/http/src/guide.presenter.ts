@@ -1,3 +1,4 @@
+import { commentBody, type GuideThreads, type PublishedComment } from '@rc/community-contracts';
 import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
 import { presentImage, type WikiRenderer } from '@rc/shared-http';
@@ -72,7 +73,27 @@ function presentMedia(media: StepMedia, baseUrl: string) {
   }
 }
 
-export function presentStep(step: Step, guideid: number, ctx: PresentationContext) {
+/** Comments (reference §3.12) with their authors as this body shows users. */
+export function presentComments(threads: readonly PublishedComment[] | undefined, ctx: PresentationContext) {
+  return (threads ?? []).map((c) => commentBody(c, (id) => presentAuthor(id, ctx)));
+}
+
+/** How many live comments (replies included) a list of threads holds. */
+const liveCount = (threads: readonly PublishedComment[]): number =>
+  threads.reduce((n, c) => n + (c.status === 'deleted' ? 0 : 1) + c.replies.filter((r) => r.status !== 'deleted').length, 0);
+
+/** At most this many top-level comments a step shows with `stepComments`. */
+export const STEP_COMMENTS_CAP = 20;
+
+/** The comments shown with a body: every thread, or (`stepComments`) steps capped and counted. */
+export interface BodyComments {
+  readonly threads?: GuideThreads;
+  readonly stepComments?: boolean;
+}
+
+export function presentStep(step: Step, guideid: number, ctx: PresentationContext, comments: BodyComments = {}) {
+  const threads = comments.threads?.steps.get(step.id) ?? [];
+  const shown = comments.stepComments ? threads.slice(0, STEP_COMMENTS_CAP) : threads;
   return {
     stepid: step.id,
     guideid,
@@ -87,7 +108,8 @@ export function presentStep(step: Step, guideid: number, ctx: PresentationContex
       lineid: line.lineid || null,
     })),
     media: presentMedia(step.media, ctx.baseUrl),
-    comments: [],
+    comments: presentComments(shown, ctx),
+    ...(comments.stepComments ? { comment_count: liveCount(threads) } : {}),
   };
 }
 
@@ -104,8 +126,9 @@ export interface ViewerMarks {
 export function presentGuide(
   guide: Guide,
   ctx: PresentationContext,
-  extra: { prerequisites: GuideSummaryView[]; inlined: Guide[]; viewer: ViewerMarks },
+  extra: { prerequisites: GuideSummaryView[]; inlined: Guide[]; viewer: ViewerMarks; comments?: BodyComments },
 ) {
+  const comments = extra.comments ?? {};
   const s = guide.state;
   const flags = s.flags.map((flagid) => {
     const definition = GUIDE_FLAGS.find((f) => f.flagid === flagid);
@@ -127,7 +150,7 @@ export function presentGuide(
     conclusion_raw: s.conclusion,
     conclusion_rendered: ctx.renderer.block(s.conclusion),
     image: presentImage(s.imageId, ctx.baseUrl),
-    steps: [...extra.inlined.flatMap((p) => p.steps.map((step) => presentStep(step, p.id, ctx))), ...guide.steps.map((step) => presentStep(step, s.id, ctx))],
+    steps: [...extra.inlined.flatMap((p) => p.steps.map((step) => presentStep(step, p.id, ctx, comments))), ...guide.steps.map((step) => presentStep(step, s.id, ctx, comments))],
     parts: s.parts.map((p) => ({ ...p })),
     tools: s.tools.map((t) => ({ ...t })),
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
@@ -148,7 +171,7 @@ export function presentGuide(
     can_edit: extra.viewer.canEdit,
     favorited: extra.viewer.favorited,
     completed: extra.viewer.completed,
-    comments: [],
+    comments: presentComments(comments.threads?.guides.get(s.id), ctx),
     featured_documentid: null,
     featured_document_embed_url: '',
     featured_document_thumbnail_url: '',

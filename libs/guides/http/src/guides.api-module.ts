@@ -37,11 +37,13 @@ import {
   MikroOrmGuideTagUses,
   MikroOrmGuideTags,
 } from '@rc/guides-infra-mikro-orm';
+import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
+import { GuidesForCommunity } from './community-guides.js';
 import { GuideBodyCache } from './guide-body-cache.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
 import { PgGuideBodyStore } from './guide-body-store.js';
@@ -128,8 +130,13 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries) => new GuideReader(v, g, q, u, settings.renderer, settings),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, d ?? null),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, { token: GuideDiscussions, optional: true }],
+        ),
+        factory(
+          CommunityGuides,
+          (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
+          [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),
@@ -163,7 +170,7 @@ export class GuidesApiModule implements OnModuleInit {
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM],
         ),
       ],
-      exports: [GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [CommunityGuides, GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

@@ -98,16 +98,18 @@ export class GuidesController {
     errors: [400, 403, 404], notFound: 'Guide not found',
   })
   @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
+  @ApiQuery({ name: 'stepComments', required: false, description: 'Presence flag: each step shows at most 20 top-level comments and its `comment_count`' })
   async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const guideId = guideIdOf(raw);
     const revisionid = optionalId(query, 'revisionid');
     const inlinePrerequisites = !flag(query, 'excludePrerequisiteSteps');
+    const stepComments = flag(query, 'stepComments');
     // Anonymous JSON reads of the current revision: cached, with an ETag (see PublicGuideBodies).
-    if (viewer === null && revisionid === undefined && !wantsXml(req) && !wantsPretty(req)) {
+    if (viewer === null && revisionid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
       const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
       if (body) return body;
     }
-    return this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites });
+    return this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments });
   }
 
   @Post()

@@ -3,6 +3,7 @@ import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing'
 import { guidesMigrations } from './migrations/index.js';
 import { GUIDE_VERSIONS_CHANNEL, guidesSchemas } from './schemas/guides.schemas.js';
 import { PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from './repositories/guide-version.js';
+import { GUIDE_DISCUSSION_CHANGED_SQL } from './repositories/guide-discussion.js';
 
 /** The `guide_versions` announcements that let API instances keep guide bodies without a lookup per read. */
 describe('guide version announcements (NOTIFY)', () => {
@@ -69,7 +70,24 @@ describe('guide version announcements (NOTIFY)', () => {
     await insert(4);
     await insert(5, [4]);
     const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [5, true, 'format']);
-    expect(rows).toEqual([{ version: '50.40', prerequisites: [4], marker: null, template: null }]);
+    expect(rows).toEqual([{ version: '50.0.40.0', prerequisites: [4], marker: null, template: null }]);
     expect((await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [99, true, 'format'])).rows).toEqual([]);
+  });
+
+  it('a change to the comments of a guide or of a prerequisite changes its version, announced like any other', async () => {
+    await insert(6);
+    await insert(7, [6]);
+    const version = async (id: number) => (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [id, true, 'format'])).rows[0].version as string;
+    const before = [await version(6), await version(7)];
+    // The statement as the comments' unit of work runs it (`?` placeholder, in pg's `$1` form here).
+    const touch = (id: number) => writer.query(GUIDE_DISCUSSION_CHANGED_SQL.replace('?', '$1'), [id]);
+    expect(await heardAfter(() => touch(6))).toEqual(['6']);
+    const after = [await version(6), await version(7)];
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(await heardAfter(() => touch(7))).toEqual(['7']);
+    expect(await version(7)).not.toBe(after[1]);
+    // The revision (the clients' token) stays.
+    expect((await writer.query('SELECT revisionid FROM guides WHERE id = 7')).rows[0].revisionid).toBe(70);
   });
 });

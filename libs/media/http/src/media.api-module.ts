@@ -46,6 +46,8 @@ import { MEDIA_SETTINGS } from './media-tokens.js';
 import { ImageFilesController } from './image-files.controller.js';
 import { MediaFilesController } from './media-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
+import { CommunityImages } from '@rc/community-contracts';
+import { ImagesForCommunity } from './community-images.js';
 
 /** The dependencies of the media use cases (one set: the ORM's EntityManager resolves to the request's or the job's context). */
 export const MEDIA_DEPS = Symbol('MediaDeps');
@@ -131,8 +133,9 @@ export class MediaApiModule {
           }),
           [MEDIA_DEPS],
         ),
+        factory(CommunityImages, (repo: MediaRepository) => new ImagesForCommunity(repo), [MediaRepository]),
       ],
-      exports: [MediaJobHandlers, MediaStore],
+      exports: [MediaJobHandlers, MediaStore, CommunityImages],
     };
   }
 }

@@ -1,7 +1,6 @@
 /**
  * The events a context tells the outside world about (webhook subscribers, above all). Each is
  * named `<resource>.<change>`; a subscriber chooses the names it wants.
- * `comment.*` are reserved for the comments (a context of their own): they publish them the same way.
  */
 export const INTEGRATION_EVENT_TYPES = [
   'guide.created',

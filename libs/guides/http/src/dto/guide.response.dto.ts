@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
@@ -68,7 +68,8 @@ export class StepResponseDto {
   @ApiProperty() title!: string;
   @ApiProperty({ type: [LineResponseDto] }) lines!: LineResponseDto[];
   @ApiProperty({ type: StepMediaResponseDto }) media!: StepMediaResponseDto;
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no comments (the field is kept for compatibility)' }) comments!: never[];
+  @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: "The step's comments (reference §3.12): threads oldest first, replies newest first" }) comments!: object[];
+  @ApiPropertyOptional({ description: 'Only with `stepComments`: live comments on the step, replies included (`comments` then shows at most 20 threads)' }) comment_count?: number;
 }
 
 export class GuideItemResponseDto {
@@ -125,7 +126,7 @@ export class GuideResponseDto {
   @ApiProperty({ description: 'The viewer may edit' }) can_edit!: boolean;
   @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
   @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no comments (the field is kept for compatibility)' }) comments!: never[];
+  @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: 'The guide-level comments (reference §3.12): threads oldest first, replies newest first' }) comments!: object[];
   @ApiProperty({ nullable: true, type: Number }) featured_documentid!: number | null;
   @ApiProperty() featured_document_embed_url!: string;
   @ApiProperty() featured_document_thumbnail_url!: string;

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
-import { rowTriggerSql } from '@rc/shared-infra-mikro-orm';
-import { GUIDE_VERSION_TRIGGER_BODY } from '../schemas/guides.schemas.js';
+import { notifyTriggerBody, rowTriggerSql } from '@rc/shared-infra-mikro-orm';
+import { GUIDE_VERSIONS_CHANNEL } from '../schemas/guides.schemas.js';
 
 /**
  * Every committed change to what a guide's public body is built from (its revision, visibility,
@@ -12,7 +12,8 @@ export class GuideVersionNotify extends Migration {
   override name = '20261124100000-guide-version-notify';
 
   up(): void {
-    // Named as the schema declares it.
-    this.addSql(rowTriggerSql('guides', 'guides_version_notify', ['INSERT', 'UPDATE', 'DELETE'], GUIDE_VERSION_TRIGGER_BODY));
+    // Named as the schema declares it; the columns watched then (20261127120000-guide-discussion adds one).
+    const body = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites']);
+    this.addSql(rowTriggerSql('guides', 'guides_version_notify', ['INSERT', 'UPDATE', 'DELETE'], body));
   }
 }

@@ -9,6 +9,7 @@ import { GuidesSearchPending } from './20261124120000-guides-search-pending.js';
 import { GuideBodies } from './20261125100000-guide-bodies.js';
 import { GuidesBrowse } from './20261126110000-guides-browse.js';
 import { GuideHistoryAccess } from './20261126140000-guide-history-access.js';
+import { GuideDiscussion } from './20261127120000-guide-discussion.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -21,4 +22,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261125100000-guide-bodies', class: GuideBodies },
   { name: '20261126110000-guides-browse', class: GuidesBrowse },
   { name: '20261126140000-guide-history-access', class: GuideHistoryAccess },
+  { name: '20261127120000-guide-discussion', class: GuideDiscussion },
 ];

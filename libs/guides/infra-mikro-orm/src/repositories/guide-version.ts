@@ -1,9 +1,11 @@
 /**
  * What a public guide's body is built from, as an expression over its row `g`: the guide's revision
  * id and the highest of its prerequisites' (every save takes a new id from one increasing sequence,
- * so any change to the guide or a prerequisite changes it).
+ * so any change to the guide or a prerequisite changes it), then the same of their discussion
+ * stamps (comments on the guide or its steps, see GUIDE_DISCUSSION_CHANGED_SQL).
  */
-const VERSION_OF_G = `g.revisionid || '.' || (SELECT coalesce(max(p.revisionid), 0) FROM guides p WHERE p.id = ANY (g.prerequisites))`;
+const VERSION_OF_G = `g.revisionid || '.' || g.discussion_seq || '.' ||
+  (SELECT coalesce(max(p.revisionid), 0) || '.' || coalesce(max(p.discussion_seq), 0) FROM guides p WHERE p.id = ANY (g.prerequisites))`;
 
 /**
  * A public guide's version and the prerequisite ids it covers, in one indexed lookup, with the

@@ -6,7 +6,7 @@ import { Allow } from 'class-validator';
 // is a 422): the webhooks domain checks the values, with one error per field.
 
 const URL_DOC = 'Where events are POSTed: an http or https URL, at most 2048 characters, without credentials. A private or loopback address (or a name resolving to one) is refused.';
-const EVENTS_DOC = 'The events to receive: one or more of the names listed (`comment.*` are sent once the comments publish them).';
+const EVENTS_DOC = 'The events to receive: one or more of the names listed.';
 
 /** POST /webhooks. */
 export class CreateWebhookDto {

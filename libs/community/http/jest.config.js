@@ -1,0 +1,7 @@
+import preset from '../../../jest.preset.js';
+
+export default {
+  ...preset,
+  displayName: '@rc/community-http',
+  rootDir: import.meta.dirname,
+};
