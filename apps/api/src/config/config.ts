@@ -45,8 +45,9 @@ export interface AppConfig {
   readonly shutdownDelaySeconds: number;
   /** Where media files are stored and the limits of uploads (the `MEDIA_*` variables). */
   readonly media: MediaConfig;
+  /** Webhook targets, timeouts and sweeps (the `WEBHOOK_*` variables). */
   readonly webhooks: WebhooksConfig;
-  /** Media jobs (image sizes, rotations, purges) this process runs at once per kind (0: none, another process runs them). */
+  /** Background jobs (media: image sizes, rotations, purges; webhook deliveries) this process runs at once per kind (0: none, another process runs them). */
   readonly mediaWorkerConcurrency: number;
 }
 
