@@ -50,7 +50,9 @@ export default [
             // The offline archive is a cross-context feature, not a context: it builds its documents with
             // the guides' and the catalog's presenters and mappers. Nothing but the app imports it.
             { sourceTag: 'scope:archive', onlyDependOnLibsWithTags: ['scope:archive', 'scope:guides', 'scope:catalog', 'scope:shared', 'type:contracts'] },
-            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared', 'scope:archive', ...contexts.map((c) => `scope:${c}`)] },
+            // The demo content goes through every context's use cases (and uploads pictures through the media's). Nothing but the app imports it.
+            { sourceTag: 'scope:demo', onlyDependOnLibsWithTags: ['scope:demo', 'scope:shared', 'type:contracts', ...contexts.map((c) => `scope:${c}`)] },
+            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:shared', 'scope:archive', 'scope:demo', ...contexts.map((c) => `scope:${c}`)] },
           ],
         },
       ],

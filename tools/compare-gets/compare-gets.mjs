@@ -175,7 +175,10 @@ function normaliser(from, to) {
         return t >= lo && t <= hi ? '<time>' : iso;
       })
       .replace(/omanual-\d{8}T\d{9}Z\.zip/g, 'omanual-<time>.zip')
-      .replace(/"authToken":"[^"]*"/g, '"authToken":"<token>"');
+      .replace(/"authToken":"[^"]*"/g, '"authToken":"<token>"')
+      // The demo pictures get random GUIDs at each load (their file URLs name them).
+      .replace(/\/igi\/[A-Za-z][A-Za-z0-9]{15}/g, '/igi/<guid>')
+      .replace(/"guid":"[A-Za-z][A-Za-z0-9]{15}"/g, '"guid":"<guid>"');
 }
 
 function zipEntries(buffer) {

@@ -24,6 +24,7 @@ import { PeopleModule } from './people/people.module.js';
 import { SearchApiModule } from './search/search.api-module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { GuidesOfCategory } from './wiring/guides-of-category.js';
+import { ImagesOfContentModule } from './wiring/images-of-content.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -60,6 +61,7 @@ export class AppModule {
         }),
         CoreModule.register(config, logger, options.clock, options.databaseUrl),
         PeopleModule,
+        ImagesOfContentModule,
         IdentityApiModule.register(config, options.identity),
         guides,
         CatalogApiModule.register(

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { EnsureAdmin, RegisterApp } from '@rc/identity-domain';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
-import { DEMO_ACCOUNTS, DEMO_APP_ID, loadDemoData } from './demo/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID, loadDemoData } from '@rc/demo-data';
 
 /** The advisory lock that lets one process at a time migrate or provision a database. */
 const START_LOCK = 7_262_026;
@@ -43,7 +43,7 @@ export async function provision(app: INestApplicationContext, config: AppConfig,
     if (config.demoData) {
       const demo = await loadDemoData(app);
       if (demo.loaded) {
-        logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email), categories: demo.categories, guides: demo.guides }, 'demo data loaded');
+        logger.info({ appId: DEMO_APP_ID, accounts: Object.values(DEMO_ACCOUNTS).map((a) => a.email), categories: demo.categories, guides: demo.guides, images: demo.images }, 'demo data loaded');
       } else {
         logger.info({ reason: demo.reason }, 'demo data not loaded');
       }

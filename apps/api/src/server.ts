@@ -11,7 +11,10 @@ import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
 import { ArchiveScheduler } from '@rc/archive-http';
-import { MediaJobHandlers } from '@rc/media-http';
+import { RequestContext } from '@mikro-orm/core';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ResumeStalledMedia } from '@rc/media-domain';
+import { MEDIA_DEPS, MediaJobHandlers } from '@rc/media-http';
 import { WebhookJobs } from '@rc/webhooks-http';
 import { BackgroundJobs } from '@rc/shared-jobs';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
@@ -51,10 +54,12 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   if (provisioning) await provision(app, config, logger);
   // After the migrations: the relay's tables exist now.
   if (config.eventDelivery) await app.get(GuideEventRelay).start(databaseUrl);
-  // After the migrations too: the jobs read the media and webhook tables (pg-boss migrates its own schema); then the media sweep is enqueued.
-  await app.get(BackgroundJobs).start(databaseUrl, { ...app.get(MediaJobHandlers).handlers, ...app.get(WebhookJobs).handlers }, config.mediaWorkerConcurrency).then(() => app.get(MediaJobHandlers).startSweep());
-  // The webhooks' sweeper: it fans committed events out and enqueues the deliveries due.
-  await app.get(WebhookJobs).start(databaseUrl);
+  // After the migrations too: the jobs read the media tables (pg-boss migrates its own schema); then the media sweep is enqueued.
+  await app.get(BackgroundJobs).start(databaseUrl, app.get(MediaJobHandlers).handlers, config.mediaWorkerConcurrency).then(() => app.get(MediaJobHandlers).startSweep());
+  // Sizes of images left without a job (the demo's, loaded before the queue started).
+  await RequestContext.create(app.get(MikroORM).em, () => new ResumeStalledMedia(app.get(MEDIA_DEPS)).execute({ olderThanMinutes: 0 }));
+  // The webhooks' deliveries (jobs on the same queue) and their sweeper, which fans committed events out and enqueues the deliveries due.
+  await app.get(WebhookJobs).start(databaseUrl, app.get(BackgroundJobs));
   // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
   // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);

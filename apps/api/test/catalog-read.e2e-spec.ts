@@ -1,4 +1,5 @@
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
+import { anImage } from './support/images.js';
 
 /** The keys of GET /categories/{name} (legacy shape, reference §3.9). */
 const LEGACY_KEYS = [
@@ -106,7 +107,7 @@ describe('catalog over HTTP: reads', () => {
         ancestors: ['iPhone', 'Phone', 'Electronics'],
         categories: ['Electronics', 'Phone', 'iPhone'],
         children: [],
-        image: { id: 1001 },
+        image: anImage(),
         solutions: { url: expect.any(String), count: 0 },
         parts: { url: expect.stringMatching(/\/Parts\/iPhone_12$/) },
       });
@@ -154,7 +155,7 @@ describe('catalog over HTTP: reads', () => {
         expect(item).toMatchObject({ dataType: 'wiki', namespace: 'CATEGORY', langid: 'en', wikiid: expect.any(Number) });
       }
       const iphone12 = res.body.find((w: { title: string }) => w.title === 'iPhone 12');
-      expect(iphone12).toMatchObject({ summary: 'The iPhone 12, released in October 2020. Model A2172.', image: { id: 1001 } });
+      expect(iphone12).toMatchObject({ summary: 'The iPhone 12, released in October 2020. Model A2172.', image: anImage() });
       expect(iphone12.url).toMatch(/\/Device\/iPhone_12$/);
     });
 
@@ -236,7 +237,7 @@ describe('catalog over HTTP: reads', () => {
         revisionid: expect.any(Number),
         langid: 'en',
         description: 'The iPhone 12, released in October 2020. Model A2172.',
-        image: { id: 1001 },
+        image: anImage(),
         tags: [],
         related_wikis: [],
         children: [],

@@ -1,7 +1,7 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 import { type Tree, pathTo, isTransaction } from './support/category-tree.js';
 
-/** The demo category tree (apps/api/src/demo/demo-data.ts). */
+/** The demo category tree (libs/demo/data/src/demo-data.ts). */
 const DEMO_TREE: Tree = {
   Electronics: {
     Phone: { iPhone: { 'iPhone 12': null } },

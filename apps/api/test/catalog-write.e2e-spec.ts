@@ -1,5 +1,6 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 import { type Tree, pathTo } from './support/category-tree.js';
+import { anImage, uploadImage } from './support/images.js';
 
 type Who = 'admin' | 'alice';
 
@@ -67,9 +68,10 @@ describe('catalog over HTTP: writes', () => {
     });
 
     it('lets an Admin create a CATEGORY page under a parent', async () => {
-      const res = await post('admin', { namespace: 'CATEGORY', title: 'iPhone 13', parent: 'iPhone', display_title: 'Apple iPhone 13', image: 1003 });
+      const image = await uploadImage(api, token.admin);
+      const res = await post('admin', { namespace: 'CATEGORY', title: 'iPhone 13', parent: 'iPhone', display_title: 'Apple iPhone 13', image: image.id });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ namespace: 'CATEGORY', title: 'iPhone 13', display_title: 'Apple iPhone 13', parent: 'iPhone', image: { id: 1003 }, children: [], guides: [] });
+      expect(res.body).toMatchObject({ namespace: 'CATEGORY', title: 'iPhone 13', display_title: 'Apple iPhone 13', parent: 'iPhone', image: anImage(image.id), children: [], guides: [] });
       expect(res.body.ancestors.map((a: { title: string }) => a.title)).toEqual(['iPhone', 'Phone', 'Electronics']);
       expect(pathTo(await tree(), 'iPhone 13')).toEqual(['Electronics', 'Phone', 'iPhone', 'iPhone 13']);
       expect((await get('CATEGORY', 'iPhone')).body.children.map((c: { title: string }) => c.title)).toEqual(expect.arrayContaining(['iPhone 12', 'iPhone 13']));

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
 import { loadConfig } from '../src/config/config.js';
-import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../src/demo/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID } from '@rc/demo-data';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const GATEWAY_CONF = join(ROOT, 'docker/gateway/gateway.conf');

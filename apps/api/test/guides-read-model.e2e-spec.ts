@@ -81,7 +81,7 @@ describe('GET /guides/{id}: the guide_bodies read model', () => {
     expect(edit.status).toBe(200);
     const body = (await (await get(`/guides/${guide.guideid}`, (await freshInstance()).url)).json()) as { revisionid: number; summary: string };
     expect(body).toMatchObject({ revisionid: edit.body.revisionid, summary: 'Edited summary' });
-    const current = await storedRow(guide.guideid, `${edit.body.revisionid}.0.0.0`);
+    const current = await storedRow(guide.guideid, `${edit.body.revisionid}.0.0.0m0`);
     expect(current.version).not.toBe(old.version);
 
     // A row of another format (another presentation or base URL) is rebuilt, not served.

@@ -1,5 +1,6 @@
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 import { SUMMARY_KEYS, GUIDE_KEYS, STEP_KEYS } from './support/guide-shapes.js';
+import { anImage } from './support/images.js';
 
 const LINE_KEYS = ['bullet', 'level', 'lineid', 'text_raw', 'text_rendered'];
 const ITEM_KEYS = ['featured', 'isoptional', 'notes', 'quantity', 'text', 'thumbnail', 'type', 'url'];
@@ -88,7 +89,7 @@ describe('guides over HTTP: reads', () => {
         userid: user.alice,
         username: 'Alice Fixwell',
         flags: [],
-        image: null,
+        image: anImage(),
       });
       expect(battery.prereq_modified_date).toBeGreaterThan(0);
       const [row] = await api.sql<{ revisionid: number }>('SELECT revisionid FROM guides WHERE id = $1', [demo.battery]);
@@ -250,7 +251,7 @@ describe('guides over HTTP: reads', () => {
         introduction_rendered: expect.any(String),
         conclusion_raw: 'Follow these instructions in reverse order to reassemble your device.',
         conclusion_rendered: expect.stringContaining('Follow these instructions in reverse order'),
-        image: null,
+        image: anImage(),
         documents: [],
         flags: [],
         author: { userid: user.alice, username: 'Alice Fixwell', unique_username: 'alice' },
@@ -275,11 +276,11 @@ describe('guides over HTTP: reads', () => {
         quantity: 1,
         notes: null,
         url: 'https://example.com/parts/iphone-12-battery',
-        thumbnail: null,
+        thumbnail: '',
         isoptional: false,
         featured: false,
       });
-      expect(res.body.parts[1]).toMatchObject({ text: 'Battery adhesive strips', quantity: 2, notes: 'Use new strips.', url: null });
+      expect(res.body.parts[1]).toMatchObject({ text: 'Battery adhesive strips', quantity: 2, notes: 'Use new strips.', url: '', thumbnail: '' });
       expect(res.body.tools.map((t: { text: string }) => t.text)).toEqual(['Spudger', 'Tweezers']);
     });
 
@@ -321,7 +322,7 @@ describe('guides over HTTP: reads', () => {
       const res = await api.request('GET', `/guides/${demo.battery}?excludePrerequisiteSteps`);
       const step = res.body.steps[0];
       expect(Object.keys(step).sort()).toEqual(STEP_KEYS);
-      expect(step).toMatchObject({ guideid: demo.battery, orderby: 1, title: 'Disconnect the battery', comments: [expect.objectContaining({ context: 'step', contextid: step.stepid })], media: { type: 'image', data: [] } });
+      expect(step).toMatchObject({ guideid: demo.battery, orderby: 1, title: 'Disconnect the battery', comments: [expect.objectContaining({ context: 'step', contextid: step.stepid })], media: { type: 'image', data: [anImage()] } });
       expect(step.lines).toHaveLength(3);
       for (const line of step.lines) expect(Object.keys(line).sort()).toEqual(LINE_KEYS);
       expect(step.lines[1]).toMatchObject({ text_raw: 'Use the point of a spudger to pry the battery connector up.', bullet: 'blue', level: 0 });

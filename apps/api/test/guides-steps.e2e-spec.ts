@@ -1,5 +1,6 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 import { STEP_KEYS } from './support/guide-shapes.js';
+import { anImage, uploadImage } from './support/images.js';
 
 type Who = 'alice' | 'bob' | 'admin';
 type Line = { text: string; bullet?: string; level?: number };
@@ -216,9 +217,10 @@ describe('guides over HTTP: steps', () => {
 
     it('reports media as image (with Image objects), video or nothing', async () => {
       const guideid = await guideWithSteps([]);
-      const images = await postStep(guideid, { lines: [line('With images')], media: { type: 'image', data: [11, 12] } });
+      const [first, second] = [await uploadImage(api, token.alice), await uploadImage(api, token.alice)];
+      const images = await postStep(guideid, { lines: [line('With images')], media: { type: 'image', data: [first.id, second.id] } });
       expect(images.status).toBe(201);
-      expect(images.body.steps[0].media).toMatchObject({ type: 'image', data: [{ id: 11, original: expect.any(String) }, { id: 12, original: expect.any(String) }] });
+      expect(images.body.steps[0].media).toEqual({ type: 'image', data: [anImage(first.id), anImage(second.id)] });
       const video = await postStep(guideid, { lines: [line('With a video')], media: { type: 'object', data: 7 } });
       expect(video.body.steps[1].media).toEqual({ type: 'video', data: { objectid: 7 } });
       const none = await postStep(guideid, { lines: [line('Without media')], media: null });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { anImage } from './support/images.js';
 
 /** The fields of a UserInfo body seen by its own user (GET /user, login, registration), plus `authToken`. */
 const SELF_USER_KEYS = [
@@ -109,7 +110,7 @@ describe('identity over HTTP', () => {
         username: 'Bob Solder',
         unique_username: 'bob',
         join_date: expect.any(Number),
-        image: null,
+        image: anImage(),
         ...standing,
         privileges: ['User'],
         greatest_privilege: 'User',
@@ -250,7 +251,7 @@ describe('identity over HTTP', () => {
         unique_username: 'alice',
         privileges: ['User'],
         ...(await standingOf(DEMO_ACCOUNTS.alice.email)),
-        image: null,
+        image: anImage(),
         langid: 'en',
         authToken: token,
       });

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { freePort, makeTraversable } from '@rc/shared-infra-mikro-orm';
 import { loadConfig } from '../src/config/config.js';
 import { startApi } from '../src/server.js';
-import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../src/demo/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID } from '@rc/demo-data';
 import { buildApi, isAlive, ROOT } from './support/built-api.js';
 
 /** The `npm start` path without DATABASE_URL: embedded PostgreSQL in DATA_DIR, demo data, restart. */

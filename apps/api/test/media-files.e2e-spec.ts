@@ -81,7 +81,8 @@ describe.each<[Store]>([['local'], ['s3']])('videos, documents and embeds over H
         MEDIA_PUBLIC_BASE_URL: 'https://cdn.example/files/',
       });
     }
-    api = await startTestApi(env);
+    // The media jobs run here (posters, sizes), behind the demo pictures' at first: the tests that wait for a job allow for it.
+    api = await startTestApi({ MEDIA_WORKER_CONCURRENCY: '2', ...env });
     alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
     bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
     admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
@@ -123,7 +124,7 @@ describe.each<[Store]>([['local'], ['s3']])('videos, documents and embeds over H
       // Listed, with the same shape.
       const listed = (await api.request('GET', '/user/media/videos?order=DESC', { token: alice })).body;
       expect(listed.find((v: { videoid: number }) => v.videoid === videoid)).toEqual((await api.request('GET', `/media/videos/${videoid}`, { token: alice })).body);
-    });
+    }, 120_000);
 
     it('serves the file as uploaded: immutable, ETag and 304, ranges (206, 416), HEAD, nosniff', async () => {
       const res = await upload('videos', alice, 'file=serve.mp4', mp4);
@@ -343,7 +344,7 @@ describe.each<[Store]>([['local'], ['s3']])('videos, documents and embeds over H
       expect(video).toMatchObject({ duration: 2000, width: 320, height: 240 });
       const [sweeps] = await api.sql<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'media.resume-stalled' AND state = 'created'");
       expect(sweeps!.n).toBeGreaterThanOrEqual(1);
-    });
+    }, 120_000);
   });
 });
 
@@ -353,7 +354,7 @@ describe('videos without a decoder (MEDIA_FFMPEG_PATH=none)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rc-media-files-none-'));
-    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: dir, MEDIA_FFMPEG_PATH: 'none' });
+    api = await startTestApi({ PUBLIC_BASE_URL: BASE, MEDIA_DIR: dir, MEDIA_FFMPEG_PATH: 'none', MEDIA_WORKER_CONCURRENCY: '2' });
   });
   afterAll(async () => {
     await api?.close();

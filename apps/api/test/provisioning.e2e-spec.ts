@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
 import { loadConfig } from '../src/config/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
-import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../src/demo/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID } from '@rc/demo-data';
 
 // What a start provisions: the demo content once in the life of a database, whatever else the
 // configuration provisions (an admin, app ids), with a log line that says what it did or why not.

@@ -50,7 +50,7 @@ describe('the README examples', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'readme-'));
     archives = await mkdtemp(join(tmpdir(), 'readme-archives-'));
-    api = await startTestApi({ ARCHIVE_DIR: archives, MEDIA_DIR: join(work, 'media') });
+    api = await startTestApi({ ARCHIVE_DIR: archives, MEDIA_DIR: join(work, 'media'), MEDIA_WORKER_CONCURRENCY: '2' });
   });
   afterAll(async () => {
     await api.close();

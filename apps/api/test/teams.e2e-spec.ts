@@ -1,5 +1,6 @@
-import { DEMO_TEAMS } from '../src/demo/teams-demo.js';
+import { DEMO_TEAMS } from '@rc/demo-data';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { anImage } from './support/images.js';
 
 type Who = 'admin' | 'alice' | 'bob';
 
@@ -138,7 +139,7 @@ describe('teams over HTTP', () => {
         expect(m.teams).toContain(guild);
       }
       const alice = res.body.find((m) => m.userid === id.alice)!;
-      expect(alice).toMatchObject({ username: DEMO_ACCOUNTS.alice.username, unique_username: 'alice', image: null, url: expect.stringContaining(`/User/${id.alice}/`) });
+      expect(alice).toMatchObject({ username: DEMO_ACCOUNTS.alice.username, unique_username: 'alice', image: anImage(), url: expect.stringContaining(`/User/${id.alice}/`) });
       expect(alice.teams).toEqual(expect.arrayContaining([guild, cafe]));
     });
 

@@ -1,4 +1,5 @@
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { anImage } from './support/images.js';
 
 /** UserSummary in user lists (reference §3.2): no `privileges`. */
 const SUMMARY_KEYS = ['image', 'join_date', 'reputation', 'teams', 'unique_username', 'url', 'userid', 'username'];
@@ -78,7 +79,7 @@ describe('users over HTTP', () => {
         expectStanding(item, { badges: false });
       }
       const alice = (res.body as Record<string, unknown>[]).find((u) => u['unique_username'] === 'alice');
-      expect(alice).toMatchObject({ username: 'Alice Fixwell', image: null, join_date: expect.any(Number), url: expect.stringMatching(/\/User\/\d+\/Alice\+Fixwell$/) });
+      expect(alice).toMatchObject({ username: 'Alice Fixwell', image: anImage(), join_date: expect.any(Number), url: expect.stringMatching(/\/User\/\d+\/Alice\+Fixwell$/) });
     });
 
     it('orders ASC by default and DESC on request (any case); another order is a 400', async () => {

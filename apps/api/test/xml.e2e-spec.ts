@@ -1,5 +1,6 @@
 import { parseXml, validateOmanual, withoutRawAttributes, type XmlDocument } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
+import { uploadImage } from './support/images.js';
 
 /** Parses a response body with an XML parser (it throws on what is not well-formed XML). */
 const parse = parseXml;
@@ -130,14 +131,15 @@ describe('XML: guides and categories as oManual documents', () => {
           documents.push({ name: `guide ${id} ?${query}`, xml: withoutRawAttributes(res.text) });
         }
       }
-      // Between them: a guide with a prerequisite, markup (headings, lists, bold), several bullets, and guides without an image.
+      // Between them: a guide with a prerequisite, markup (headings, lists, bold), several bullets; every one has its picture.
       expect(documents.some((d) => d.xml.includes('<prerequisite '))).toBe(true);
-      expect(documents.some((d) => d.xml.includes('<image/>'))).toBe(true);
+      expect(documents.filter((d) => d.xml.includes('<image/>'))).toEqual([]);
       expect(await validateOmanual('guide', documents)).toEqual({ valid: true, errors: [] });
     });
 
     it('a guide with every bullet kind, markup of every kind and an image validates', async () => {
       const bullets = ['black', 'red', 'orange', 'yellow', 'light_blue', 'blue', 'green', 'violet', 'icon_note', 'icon_caution', 'icon_reminder'];
+      const [first, second] = [await uploadImage(api, aliceToken), await uploadImage(api, aliceToken)];
       const created = await api.request('POST', '/guides', {
         token: aliceToken,
         body: {
@@ -145,7 +147,7 @@ describe('XML: guides and categories as oManual documents', () => {
           type: 'repair',
           title: 'Every bullet',
           public: true,
-          image: 1001,
+          image: first.id,
           introduction: "== Heading ==\n'''bold''' ''italic'' [link|https://example.com/a b|a link] [guide|2|a guide]\n* one\n* two\n# first\n# second\n[image|1001|size=medium|align=center]",
           conclusion: '=== Done ===\nThat is all.',
         },
@@ -155,7 +157,7 @@ describe('XML: guides and categories as oManual documents', () => {
       for (const group of [bullets.slice(0, 8), bullets.slice(8)]) {
         const res = await api.request('POST', `/guides/${id}/steps`, {
           token: aliceToken,
-          body: { lines: group.map((bullet, i) => ({ text: `A ''${bullet}'' line`, bullet, level: i === 0 ? 0 : 1 })), media: { type: 'image', data: [1001, 1002] } },
+          body: { lines: group.map((bullet, i) => ({ text: `A ''${bullet}'' line`, bullet, level: i === 0 ? 0 : 1 })), media: { type: 'image', data: [first.id, second.id] } },
         });
         expect(res.status).toBe(201);
       }

@@ -47,7 +47,7 @@ export interface AppConfig {
   readonly media: MediaConfig;
   /** Webhook targets, timeouts and sweeps (the `WEBHOOK_*` variables). */
   readonly webhooks: WebhooksConfig;
-  /** Background jobs (media: image sizes, rotations, purges; webhook deliveries) this process runs at once per kind (0: none, another process runs them). */
+  /** Media jobs (image sizes, rotations, purges) this process runs at once per kind (0: none, another process runs them). */
   readonly mediaWorkerConcurrency: number;
 }
 

@@ -1,3 +1,4 @@
+import { InMemoryUserImages } from '@rc/identity-domain/testing';
 import { GetUsers, type User, type UserId } from '@rc/identity-domain';
 import type { TeamId, TeamView } from '@rc/teams-domain';
 import { IdentityUserSummaries, ReputationStandings, TeamMembershipsOfUsers, UserStandings, type BadgeCounts } from '@rc/identity-http';
@@ -54,7 +55,7 @@ describe('TeamReader', () => {
     users = new FakeGetUsers();
     reputation = new FakeReputation();
     // Teams read users through identity's published UserSummaries, composed as in the app.
-    reader = new TeamReader(new IdentityUserSummaries(users, null as never, new UserStandings(reputation, new FakeMemberships()), config.publicBaseUrl), config);
+    reader = new TeamReader(new IdentityUserSummaries(users, null as never, new UserStandings(reputation, new FakeMemberships()), config.publicBaseUrl, new InMemoryUserImages()), config);
   });
 
   it("sums the active members' reputation for each team, with one lookup for the whole page", async () => {

@@ -8,7 +8,8 @@ export interface ShownIds {
 }
 
 /**
- * The state of what a page shows, as comparable values: `[id, revisionid, prerequisites' latest
+ * The state of what a page shows, as comparable values: `[id, revisionid + media stamp (both only
+ * grow, so the sum changes with either: see the guides' GuidesMedia), prerequisites' latest
  * modification in UNIX seconds]` per listed guide, `[id, revisionid]` per live page, `[id,
  * username]` per active author, each by id. Anything not listed, deleted or disabled drops out.
  */
@@ -32,7 +33,7 @@ export class SearchFreshness {
   async current(shown: ShownIds): Promise<ShownState> {
     const [row] = await this.em.execute<ShownState[]>(
       `SELECT
-         (SELECT coalesce(json_agg(json_build_array(g.id, g.revisionid,
+         (SELECT coalesce(json_agg(json_build_array(g.id, g.revisionid + g.media_stamp,
                    coalesce(floor(extract(epoch FROM (SELECT max(p.modified_at) FROM guides p WHERE p.id = ANY(g.prerequisites) AND p.is_public AND p.deleted_at IS NULL)))::bigint, 0))
                  ORDER BY g.id), '[]')
             FROM guides g WHERE g.id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int)) AND g.is_public AND g.deleted_at IS NULL) AS guides,

@@ -6,7 +6,7 @@ import { APP_CONFIG, factory } from '../core.module.js';
 import { GuideReader } from '@rc/guides-http';
 import { SearchController } from './search.controller.js';
 import { SearchFreshness } from './search-freshness.js';
-import { SiteSearch } from './site-search.js';
+import { SearchImages, SiteSearch } from './site-search.js';
 import { WikiSearch } from './wiki-search.js';
 
 /** `/search` and `/suggest`: guides through the guides module's queries and reader, wiki pages through their own SQL adapter. */
@@ -23,8 +23,8 @@ export class SearchApiModule {
         factory(SearchFreshness, (orm: MikroORM) => new SearchFreshness(orm.em), [MikroORM]),
         factory(
           SiteSearch,
-          (q: GuideQueries, r: GuideReader, w: WikiSearch, c: AppConfig, f: SearchFreshness) => new SiteSearch(q, r, w, c, f),
-          [GuideQueries, GuideReader, WikiSearch, APP_CONFIG, SearchFreshness],
+          (q: GuideQueries, r: GuideReader, w: WikiSearch, c: AppConfig, f: SearchFreshness, i: SearchImages) => new SiteSearch(q, r, w, c, f, i),
+          [GuideQueries, GuideReader, WikiSearch, APP_CONFIG, SearchFreshness, SearchImages],
         ),
       ],
     };

@@ -3,12 +3,17 @@ import { RankingCache } from '@rc/shared-infra-mikro-orm';
 import { InvalidParameterError, toUnixSeconds, type Page } from '@rc/shared-kernel';
 import { wikiUrl } from '@rc/catalog-http';
 import type { GuideReader } from '@rc/guides-http';
-import { presentImage } from '@rc/shared-http';
+import { imageOrNull, type ImageObject } from '@rc/media-contracts';
 import type { AppConfig } from '../config/config.js';
 import { sameState, type SearchFreshness, type ShownIds, type ShownState } from './search-freshness.js';
 import { WikiSearch, type WikiHit, type WikiNamespace } from './wiki-search.js';
 
 const NAMESPACES: readonly WikiNamespace[] = ['CATEGORY', 'WIKI', 'INFO', 'ITEM'];
+
+/** The images the pages in results show (bound to the media context's published images): one lookup per result list. */
+export abstract class SearchImages {
+  abstract objects(ids: readonly number[]): Promise<Map<number, ImageObject>>;
+}
 
 /** What a `/search` filter asks for: guides (`undefined` types = every type, `null` = none) and wiki namespaces. */
 export interface SearchScope {
@@ -157,7 +162,8 @@ export class SiteSearch {
     private readonly reader: GuideReader,
     private readonly wikis: WikiSearch,
     private readonly config: AppConfig,
-    private readonly freshness?: SearchFreshness,
+    private readonly freshness: SearchFreshness | undefined,
+    private readonly images: SearchImages,
   ) {}
 
   /**
@@ -243,12 +249,13 @@ export class SiteSearch {
   /** Guides as GuideSummary bodies (authors read in one query), pages as wiki results, in the order given. */
   private async present(hits: readonly Hit[]) {
     const guides = hits.flatMap((hit) => (hit.kind === 'guide' ? [hit.guide] : []));
-    const summaries = guides.length ? await this.reader.summaries(guides) : [];
+    const imageIds = [...new Set(hits.flatMap((hit) => (hit.kind === 'wiki' && hit.wiki.image_id !== null ? [hit.wiki.image_id] : [])))];
+    const [summaries, images] = await Promise.all([guides.length ? this.reader.summaries(guides) : [], imageIds.length ? this.images.objects(imageIds) : new Map<number, ImageObject>()]);
     let next = 0;
-    return hits.map((hit) => (hit.kind === 'guide' ? summaries[next++]! : this.presentWiki(hit.wiki)));
+    return hits.map((hit) => (hit.kind === 'guide' ? summaries[next++]! : this.presentWiki(hit.wiki, images)));
   }
 
-  private presentWiki(w: WikiHit) {
+  private presentWiki(w: WikiHit, images: ReadonlyMap<number, ImageObject>) {
     const baseUrl = this.config.publicBaseUrl;
     return {
       dataType: 'wiki' as const,
@@ -262,7 +269,7 @@ export class SiteSearch {
       url: wikiUrl(w.namespace, w.title, baseUrl),
       modified_date: toUnixSeconds(w.modified_at),
       author: w.author_id ?? 0,
-      image: presentImage(w.image_id, baseUrl),
+      image: imageOrNull(images, w.image_id),
     };
   }
 }

@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { DEFAULT_IDENTITY_POLICY } from '@rc/identity-domain';
@@ -6,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-or
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startApi, type RunningApi, type StartOptions } from '../../src/server.js';
-import { DEMO_ACCOUNTS, DEMO_APP_ID } from '../../src/demo/demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID } from '@rc/demo-data';
 
 export { DEMO_ACCOUNTS, DEMO_APP_ID };
 
@@ -69,6 +72,8 @@ const TEST_THROTTLE = { ...DEFAULT_IDENTITY_POLICY.throttle, registrationsPerAdd
  */
 export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApi> {
   const db = await createTestDatabase();
+  // The demo pictures (and what a test uploads) in a folder of the test's own, unless it names one.
+  const mediaDir = env['MEDIA_DIR'] ?? (await mkdtemp(join(tmpdir(), 'rc-e2e-media-')));
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -77,7 +82,9 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
     },
   });
   // No scheduled archive builds unless a test asks for them: a build would compete with the test for the CPU.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', ...env, DATABASE_URL: db.url });
+  // No media worker unless a test asks for one: the demo pictures' sizes would be made in the
+  // background during every test, and their statements counted with the requests'.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', MEDIA_DIR: mediaDir, ...env, DATABASE_URL: db.url });
   // The production logger (request ids, redaction), writing to the test's sink.
   const logger = createLogger(config.logLevel, sink);
   let running: RunningApi;
@@ -140,6 +147,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
       await pool.end();
       await running.close();
       await db.drop();
+      if (!env['MEDIA_DIR']) await rm(mediaDir, { recursive: true, force: true });
     },
   };
   // The demo content's events reach reputation before the tests look at anyone's standing.

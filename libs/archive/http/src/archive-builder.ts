@@ -181,7 +181,8 @@ export class ArchiveBuilder {
     const prerequisites = new Map((await this.deps.queries.byIds(prerequisiteIds)).map((p) => [p.guideid, p]));
     const authorIds = [...new Set([...loaded.map((g) => g.state.authorId), ...[...prerequisites.values()].map((p) => p.authorId)])];
     const authors = authorIds.length ? await this.deps.users.of(authorIds) : new Map();
-    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors };
+    // The archive shows no Image objects yet (its files would have to be packed too).
+    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors, images: new Map() };
     return loaded.map((guide) =>
       presentGuide(guide, ctx, {
         prerequisites: guide.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []),
@@ -221,7 +222,7 @@ export class ArchiveBuilder {
 
   /** The category's public guides as its body lists them (GuideSummary), read a page at a time. */
   private async *guidesOf(title: string, walk: GuideWalk): AsyncGenerator<CategoryGuideBody> {
-    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors: new Map() };
+    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors: new Map(), images: new Map() };
     for await (const ids of walk.idsOf(title, GUIDE_PAGE * 5)) {
       for (const view of await this.deps.queries.byIds(ids)) yield presentSummary(view, ctx);
     }

@@ -10,6 +10,7 @@ import {
   StaleWikiRevisionError,
   TagWiki,
   ViewWiki,
+  WikiImages,
   WikiQueries,
   WikiRepository,
   WikiTags,
@@ -73,7 +74,8 @@ export class CatalogApiModule implements OnModuleInit {
           },
           [MikroORM, WikiQueries],
         ),
-        { provide: DEPS, inject: [WikiRepository, Clock, UnitOfWork, IntegrationEvents], useFactory: (wikis: WikiRepository, clock: Clock, uow: UnitOfWork, events: IntegrationEvents): WikiDeps => ({ wikis, clock, uow, events }) },
+        // WikiImages: bound by the application to the media context's published images.
+        { provide: DEPS, inject: [WikiRepository, WikiImages, Clock, UnitOfWork, IntegrationEvents], useFactory: (wikis: WikiRepository, images: WikiImages, clock: Clock, uow: UnitOfWork, events: IntegrationEvents): WikiDeps => ({ wikis, images, clock, uow, events }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
         factory(WikiHistory, (w: WikiRepository) => new WikiHistory(w), [WikiRepository]),
@@ -82,8 +84,8 @@ export class CatalogApiModule implements OnModuleInit {
         categoryGuides.provider,
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries) => new WikiReader(v, q, t, g, settings.renderer, settings, u),
-          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries],
+          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i),
+          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages],
         ),
       ],
       exports: [WikiReader, WikiDirectory, PageTags],

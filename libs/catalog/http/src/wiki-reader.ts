@@ -1,7 +1,8 @@
-import { ViewWiki, WikiQueries, WikiTags, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
+import { ViewWiki, WikiImages, WikiQueries, WikiTags, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
 import { unknownUserSummary, type Caller, type UserSummaries, type UserSummary } from '@rc/identity-contracts';
+import type { ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
-import { presentWiki, presentWikiSummary } from './wiki.presenter.js';
+import { presentWiki, presentWikiSummary, wikiImageIds } from './wiki.presenter.js';
 
 /**
  * A part or tool as a category lists it: the items of the category's public guides merged by name
@@ -55,6 +56,8 @@ export class WikiReader {
     private readonly config: { readonly publicBaseUrl: string },
     /** The authors, with their standing (reputation, team ids). */
     private readonly users: UserSummaries,
+    /** The images pages show, as the media context has them: one lookup per body or list. */
+    private readonly images: WikiImages,
   ) {}
 
   async present(page: WikiPage, viewer: Caller | null) {
@@ -71,7 +74,10 @@ export class WikiReader {
       this.queries.contributors(page.id, page.state.revisionid),
     ]);
     const editorIds = contributors.map((c) => c.userId);
-    const users = editorIds.length ? await this.users.of(editorIds, { standings: true }) : new Map<number, UserSummary>();
+    const [users, images] = await Promise.all([
+      editorIds.length ? this.users.of(editorIds, { standings: true }) : new Map<number, UserSummary>(),
+      this.imagesOf(wikiImageIds(page, ancestors, children, related)),
+    ]);
     return presentWiki(
       page,
       {
@@ -86,7 +92,7 @@ export class WikiReader {
         users,
         items,
       },
-      { baseUrl: this.config.publicBaseUrl, renderer: this.renderer },
+      { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, images },
     );
   }
 
@@ -102,8 +108,14 @@ export class WikiReader {
     return (await this.users.of([userId], { standings: false })).has(userId);
   }
 
-  summaries(pages: readonly WikiSummaryView[]) {
-    return pages.map((p) => presentWikiSummary(p, this.config.publicBaseUrl));
+  async summaries(pages: readonly WikiSummaryView[]) {
+    const images = await this.imagesOf(pages.flatMap((p) => (p.imageId === null ? [] : [p.imageId])));
+    return pages.map((p) => presentWikiSummary(p, this.config.publicBaseUrl, images));
+  }
+
+  private async imagesOf(ids: readonly number[]): Promise<ReadonlyMap<number, ImageObject>> {
+    const unique = [...new Set(ids)];
+    return unique.length ? this.images.objects(unique) : new Map();
   }
 
   /** The titles of the categories holding a public guide (for `GET /categories?requireGuides`). */

@@ -1,6 +1,7 @@
 import type { WikiContributor, WikiPage, WikiSummaryView } from '@rc/catalog-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
-import { presentImage, type WikiRenderer } from '@rc/shared-http';
+import { imageOrNull, type ImageObject } from '@rc/media-contracts';
+import type { WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import type { CategoryItem, CategoryItems } from './wiki-reader.js';
 
@@ -11,7 +12,7 @@ export function wikiUrl(namespace: string, title: string, baseUrl: string): stri
 }
 
 /** WikiSummary (reference §3.10): list items, ancestors, children. */
-export function presentWikiSummary(w: WikiSummaryView, baseUrl: string) {
+export function presentWikiSummary(w: WikiSummaryView, baseUrl: string, images: ReadonlyMap<number, ImageObject>) {
   return {
     dataType: 'wiki' as const,
     wikiid: w.id,
@@ -24,7 +25,7 @@ export function presentWikiSummary(w: WikiSummaryView, baseUrl: string) {
     summary: w.description,
     text: w.description,
     author: w.authorId,
-    image: presentImage(w.imageId, baseUrl),
+    image: imageOrNull(images, w.imageId),
   };
 }
 
@@ -87,7 +88,12 @@ export function presentAuthors(contributors: readonly WikiContributor[], users: 
 }
 
 /** The full Wiki (reference §3.10), with the fields that apply to its namespace. */
-export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: string; renderer: WikiRenderer }) {
+/** The Image objects a page body shows (its own, its ancestors', children's and related pages'), by id. */
+export function wikiImageIds(page: WikiPage, ...summaries: (readonly WikiSummaryView[])[]): number[] {
+  return [page.state.imageId, ...summaries.flat().map((w) => w.imageId)].filter((id): id is number => id !== null);
+}
+
+export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: string; renderer: WikiRenderer; images: ReadonlyMap<number, ImageObject> }) {
   const s = page.state;
   const category = s.namespace === 'CATEGORY';
   return {
@@ -105,23 +111,23 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
     description: s.description,
     contents_raw: s.contents,
     contents_rendered: ctx.renderer.block(s.contents),
-    image: presentImage(s.imageId, ctx.baseUrl),
+    image: imageOrNull(ctx.images, s.imageId),
     author: s.authorId,
     authors: presentAuthors(extra.contributors, extra.users, ctx.baseUrl),
     flags: Object.fromEntries(s.flags.map((flagid) => [flagid, { flagid }])),
     info: s.info.map((row) => ({ ...row })),
     tags: extra.tags,
     linked_wikis: [],
-    related_wikis: extra.related.map((r) => presentWikiSummary(r, ctx.baseUrl)),
+    related_wikis: extra.related.map((r) => presentWikiSummary(r, ctx.baseUrl, ctx.images)),
     can_edit: extra.canEdit,
     source_revisionid: s.details.sourceRevisionid,
     table_of_contents: s.details.tableOfContents,
     ...(s.namespace === 'ITEM' ? { suppliers: s.details.suppliers.map((row) => ({ ...row })) } : {}),
     ...(category
       ? {
-          ancestors: extra.ancestors.map((a) => presentWikiSummary(a, ctx.baseUrl)),
+          ancestors: extra.ancestors.map((a) => presentWikiSummary(a, ctx.baseUrl, ctx.images)),
           parent: extra.ancestors[0]?.title ?? null,
-          children: extra.children.map((c) => presentWikiSummary(c, ctx.baseUrl)),
+          children: extra.children.map((c) => presentWikiSummary(c, ctx.baseUrl, ctx.images)),
           guides: extra.guides,
           featured_guides: extra.featuredGuides,
           category_lists: {},

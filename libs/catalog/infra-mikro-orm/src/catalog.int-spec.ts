@@ -1,7 +1,7 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CreateWiki, DeleteWiki, EditWiki, InvalidWikiError, RevertWiki, StaleWikiRevisionError, ViewWiki, type WikiDeps, type WikiEditor } from '@rc/catalog-domain';
-import { WIKI_PORT_SCENARIOS } from '@rc/catalog-domain/testing';
+import { InMemoryWikiImages, WIKI_PORT_SCENARIOS } from '@rc/catalog-domain/testing';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { SystemClock } from '@rc/shared-kernel';
@@ -23,7 +23,7 @@ describe('catalog persistence (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestOrm({ entities: catalogSchemas, migrations: catalogMigrations });
     em = db.orm.em as EntityManager;
-    deps = { wikis: new MikroOrmWikiRepository(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), events: new RecordingIntegrationEvents() };
+    deps = { wikis: new MikroOrmWikiRepository(em), images: new InMemoryWikiImages(), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), events: new RecordingIntegrationEvents() };
   });
   beforeEach(() => db.truncate(catalogTables));
   afterAll(() => db.close());

@@ -64,11 +64,11 @@ describe('guide body templates', () => {
   const viewer = { canEdit: false, favorited: false, completed: false };
   const { guide, prerequisite, threads } = fixture();
   const presented = (ctx: PresentationContext) => presentGuide(guide, ctx, { prerequisites: [prerequisite], inlined: [], viewer, comments: { threads } });
-  const full: PresentationContext = { baseUrl: BASE_URL, renderer, authors };
+  const full: PresentationContext = { baseUrl: BASE_URL, renderer, authors, images: new Map() };
   const parts = (ctx: PresentationContext): UserParts => ({ summary: (id) => presentAuthor(id, ctx), username: (id) => authorName(id, ctx) });
 
   it('fills in to exactly the body presented with its users', () => {
-    const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }));
+    const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }));
     expect(usersIn(template).sort()).toEqual([3, 4, 5]);
     expect(fillTemplate(template, parts(full))).toBe(JSON.stringify(presented(full)));
     // Comment authors (replies and step comments included) are user objects filled in when served.
@@ -79,14 +79,14 @@ describe('guide body templates', () => {
   });
 
   it('shows users as they are when filled, deleted ones as the presenter does', () => {
-    const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }));
-    const filled = JSON.parse(fillTemplate(template, parts({ baseUrl: BASE_URL, renderer, authors: new Map([[3, user(3, 'Renamed')]]) })));
+    const template = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }));
+    const filled = JSON.parse(fillTemplate(template, parts({ baseUrl: BASE_URL, renderer, authors: new Map([[3, user(3, 'Renamed')]]), images: new Map() })));
     expect(filled.author).toMatchObject({ userid: 3, username: 'Renamed', reputation: 0, teams: [] });
     expect(filled.prerequisites[0]).toMatchObject({ userid: 4, username: 'Deleted user' });
   });
 
   it('leaves text that looks like a placeholder alone: only this body\'s random marker counts', () => {
-    const body = presented({ baseUrl: BASE_URL, renderer, authors: new Map() });
+    const body = presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() });
     const first = templateOf(body);
     const forged = { ...body, summary: `${first.marker}a4`, title: `"${first.marker}n3"` };
     const second = templateOf(forged);
@@ -113,8 +113,9 @@ describe('guide body templates', () => {
     const KNOWN: Record<number, string> = {
       1: 'wa4fiRHJbzoqHye53yctFAqRHkUN-O8CuaJmj-kW4EY',
       2: '82pWcuhyGAUZ21SlAUrAge2CnGDwge4mFGXo1pnIdyI',
+      3: 'eoLspKED-isg-YDhQ4eZBhtK9lk4sPXZ6b8_kHhLKpA',
     };
-    const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map() }), 'MARKER');
+    const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }), 'MARKER');
     const hash = createHash('sha256').update(template).digest('base64url');
     const earlier = Object.entries(KNOWN).filter(([n]) => Number(n) !== GUIDE_BODY_PRESENTATION).map(([, h]) => h);
     expect(earlier).not.toContain(hash);

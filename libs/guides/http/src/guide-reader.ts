@@ -1,9 +1,10 @@
 import { commentAuthors, type GuideDiscussions, type GuideThreads } from '@rc/community-contracts';
-import { GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideImages, GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
+import type { ImageObject } from '@rc/media-contracts';
 import { templateOf, type BodyTemplate } from './guide-body-template.js';
 import type { UserPart } from './user-parts.js';
-import { authorName, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
+import { authorName, imageIdsOf, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
 
 export function editorOf(principal: Caller | null): Editor | null {
   return principal ? { userId: principal.userId, isAdmin: principal.role === 'Admin' } : null;
@@ -28,6 +29,8 @@ export class GuideReader {
     private readonly users: UserSummaries,
     private readonly renderer: WikiRenderer,
     private readonly config: { readonly publicBaseUrl: string },
+    /** The images guides show, as the media context has them: one lookup per body or list. */
+    private readonly images: GuideImages,
     /** The comments bodies show (the community context publishes them); none when absent. */
     private readonly discussions: GuideDiscussions | null = null,
   ) {}
@@ -49,7 +52,7 @@ export class GuideReader {
     const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
-      this.context([guide.state.authorId, ...visible.map((p) => p.authorId), ...threadAuthors(threads)], { standings: true }),
+      this.context([guide.state.authorId, ...visible.map((p) => p.authorId), ...threadAuthors(threads)], { standings: true, images: this.shownBy([guide, ...inlined], visible) }),
       viewer ? this.queries.marksOf(viewer.userId, [guide.id]) : null,
     ]);
     return presentGuide(guide, ctx, {
@@ -67,7 +70,8 @@ export class GuideReader {
   async anonymousTemplate(guideId: GuideId, inlinePrerequisites: boolean): Promise<BodyTemplate> {
     const guide = await this.view.execute({ viewer: null, guideId });
     const prerequisites = await this.prerequisitesOf(guide, null, inlinePrerequisites);
-    return this.templateOf(guide, prerequisites, await this.threadsOf([guide], prerequisites.inlined));
+    const [images, threads] = await Promise.all([this.imagesOf(this.shownBy([guide, ...prerequisites.inlined], prerequisites.visible)), this.threadsOf([guide], prerequisites.inlined)]);
+    return this.templateOf(guide, prerequisites, images, threads);
   }
 
   /**
@@ -80,11 +84,11 @@ export class GuideReader {
     const visibleOf = (g: Guide) => g.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []).filter((p) => p.isPublic);
     const inlinedIds = inlinePrerequisites ? [...new Set(guides.flatMap((g) => visibleOf(g).map((p) => p.guideid)))] : [];
     const inlined = new Map((inlinedIds.length ? await this.guides.findMany(inlinedIds) : []).map((g) => [g.id as number, g]));
-    const threads = await this.threadsOf(guides, [...inlined.values()]);
+    const [images, threads] = await Promise.all([this.imagesOf(this.shownBy([...guides, ...inlined.values()], guides.flatMap(visibleOf))), this.threadsOf(guides, [...inlined.values()])]);
     const out = new Map<GuideId, BodyTemplate>();
     for (const guide of guides) {
       const visible = visibleOf(guide);
-      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, threads));
+      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, images, threads));
     }
     return out;
   }
@@ -103,17 +107,17 @@ export class GuideReader {
 
   async step(guide: Guide, stepId: number) {
     const threads = this.discussions ? await this.discussions.threadsOf({ guideIds: [], stepIds: [stepId] }) : NO_THREADS;
-    const ctx = await this.context(threadAuthors(threads), { standings: true });
+    const ctx = await this.context(threadAuthors(threads), { standings: true, images: imageIdsOf(guide) });
     return presentStep(guide.step(stepId), guide.id, ctx, { threads });
   }
 
   async summaries(views: readonly GuideSummaryView[]) {
-    const ctx = await this.context(views.map((v) => v.authorId));
+    const ctx = await this.context(views.map((v) => v.authorId), { images: this.shownBy([], views) });
     return views.map((v) => presentSummary(v, ctx));
   }
 
   async marked(rows: readonly { date: Date; guide: GuideSummaryView }[]) {
-    const ctx = await this.context(rows.map((r) => r.guide.authorId));
+    const ctx = await this.context(rows.map((r) => r.guide.authorId), { images: this.shownBy([], rows.map((r) => r.guide)) });
     return rows.map((r) => ({ date: Math.floor(r.date.getTime() / 1000), guide: presentSummary(r.guide, ctx) }));
   }
 
@@ -133,8 +137,8 @@ export class GuideReader {
   }
 
   /** The anonymous body with placeholders for users: nothing in it depends on the (empty) authors. */
-  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }, threads: GuideThreads): BodyTemplate {
-    const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map() };
+  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }, images: ReadonlyMap<number, ImageObject>, threads: GuideThreads): BodyTemplate {
+    const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map(), images };
     return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false }, comments: { threads } }));
   }
 
@@ -142,10 +146,24 @@ export class GuideReader {
    * The authors in one lookup and, for bodies that embed author objects (UserSummary), their
    * standing in one batch alongside it. Summaries show only `userid` and `username`.
    */
-  private async context(authorIds: number[], options: { standings?: boolean } = {}): Promise<PresentationContext> {
+  private async context(authorIds: number[], options: { standings?: boolean; images?: readonly number[] } = {}): Promise<PresentationContext> {
     const ids = [...new Set(authorIds)];
-    const authors = ids.length ? await this.users.of(ids, { standings: !!options.standings }) : new Map<number, UserSummary>();
-    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors };
+    const [authors, images] = await Promise.all([
+      ids.length ? this.users.of(ids, { standings: !!options.standings }) : new Map<number, UserSummary>(),
+      this.imagesOf(options.images ?? []),
+    ]);
+    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, images };
+  }
+
+  /** The images these guides (and their steps) and these summaries show. */
+  private shownBy(guides: readonly Guide[], summaries: readonly GuideSummaryView[]): number[] {
+    return [...guides.flatMap(imageIdsOf), ...summaries.flatMap((v) => (v.imageId === null ? [] : [v.imageId]))];
+  }
+
+  /** The Image objects of these ids, in one lookup (none for no id). */
+  private async imagesOf(ids: readonly number[]): Promise<ReadonlyMap<number, ImageObject>> {
+    const unique = [...new Set(ids)];
+    return unique.length ? this.images.objects(unique) : new Map();
   }
 }
 

@@ -1,7 +1,8 @@
 import { commentBody, type GuideThreads, type PublishedComment } from '@rc/community-contracts';
-import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
+import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
-import { presentImage, type WikiRenderer } from '@rc/shared-http';
+import { imageOrNull, type ImageObject } from '@rc/media-contracts';
+import type { WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
 
 export type { WikiRenderer };
@@ -11,6 +12,15 @@ export interface PresentationContext {
   readonly renderer: WikiRenderer;
   /** The authors as the identity context shows them (with their standing, where bodies embed them), by user id. */
   readonly authors: Map<number, UserSummary>;
+  /** The Image objects of the images shown (looked up in one batch beforehand), by id: an id missing here is not shown. */
+  readonly images: ReadonlyMap<number, ImageObject>;
+}
+
+/** The image ids a guide shows: its own and its steps'. */
+export function imageIdsOf(guide: Guide): number[] {
+  const ids = guide.state.imageId === null ? [] : [guide.state.imageId];
+  for (const step of guide.steps) if (step.media.type === 'image') ids.push(...step.media.imageIds);
+  return ids;
 }
 
 export function guideUrl(id: number, title: string, baseUrl: string): string {
@@ -50,7 +60,7 @@ export function presentSummary(g: GuideSummaryView, ctx: PresentationContext) {
     userid: g.authorId,
     username: authorName(g.authorId, ctx),
     flags: [...g.flags],
-    image: presentImage(g.imageId, ctx.baseUrl),
+    image: imageOrNull(ctx.images, g.imageId),
   };
 }
 
@@ -60,10 +70,10 @@ export function presentPrerequisite(g: GuideSummaryView, ctx: PresentationContex
   return rest;
 }
 
-function presentMedia(media: StepMedia, baseUrl: string) {
+function presentMedia(media: StepMedia, images: ReadonlyMap<number, ImageObject>) {
   switch (media.type) {
     case 'image':
-      return { type: 'image', data: media.imageIds.map((id) => presentImage(id, baseUrl)) };
+      return { type: 'image', data: media.imageIds.flatMap((id) => images.get(id) ?? []) };
     case 'video':
       return { type: 'video', data: { objectid: media.objectId } };
     case 'embed':
@@ -107,10 +117,15 @@ export function presentStep(step: Step, guideid: number, ctx: PresentationContex
       level: line.level,
       lineid: line.lineid || null,
     })),
-    media: presentMedia(step.media, ctx.baseUrl),
+    media: presentMedia(step.media, ctx.images),
     comments: presentComments(shown, ctx),
     ...(comments.stepComments ? { comment_count: liveCount(threads) } : {}),
   };
+}
+
+/** A part or tool (reference §3.7): `url` and `thumbnail` are strings, empty when the item has none. */
+function presentItem(item: GuideItem) {
+  return { ...item, url: item.url ?? '', thumbnail: item.thumbnail ?? '' };
 }
 
 export interface ViewerMarks {
@@ -149,10 +164,10 @@ export function presentGuide(
     introduction_rendered: ctx.renderer.block(s.introduction),
     conclusion_raw: s.conclusion,
     conclusion_rendered: ctx.renderer.block(s.conclusion),
-    image: presentImage(s.imageId, ctx.baseUrl),
+    image: imageOrNull(ctx.images, s.imageId),
     steps: [...extra.inlined.flatMap((p) => p.steps.map((step) => presentStep(step, p.id, ctx, comments))), ...guide.steps.map((step) => presentStep(step, s.id, ctx, comments))],
-    parts: s.parts.map((p) => ({ ...p })),
-    tools: s.tools.map((t) => ({ ...t })),
+    parts: s.parts.map(presentItem),
+    tools: s.tools.map(presentItem),
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
     documents: [],
     flags,

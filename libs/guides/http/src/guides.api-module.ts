@@ -3,6 +3,7 @@ import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import {
   AddStep,
   CategoryDirectory,
+  GuideImages,
   ChangeGuideAccess,
   GuideHistory,
   RevertGuide,
@@ -106,10 +107,12 @@ export class GuidesApiModule implements OnModuleInit {
         factory(CategoryDirectory, (orm: MikroORM) => new CatalogCategoryDirectory(em(orm)), [MikroORM]),
         {
           provide: WRITE_DEPS,
-          inject: [GuideRepository, CategoryDirectory, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, outbox: GuideEventOutbox, events: IntegrationEvents, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
+          // GuideImages: bound by the application to the media context's published images.
+          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, events: IntegrationEvents, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
             guides,
             categories,
+            images,
             outbox,
             events,
             clock,
@@ -130,8 +133,8 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, d ?? null),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, { token: GuideDiscussions, optional: true }],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }],
         ),
         factory(
           CommunityGuides,

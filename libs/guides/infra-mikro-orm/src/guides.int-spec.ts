@@ -1,4 +1,5 @@
 import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
+import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -35,6 +36,7 @@ describe('guides persistence (PostgreSQL)', () => {
     deps = {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
+      images: new InMemoryGuideImages(),
       outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),

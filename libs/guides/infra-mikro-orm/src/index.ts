@@ -5,5 +5,6 @@ export * from './repositories/mikro-orm-guide-queries.js';
 export * from './repositories/mikro-orm-guide-activity.js';
 export * from './repositories/mikro-orm-guide-event-feed.js';
 export * from './repositories/guide-version.js';
+export * from './repositories/pg-guide-images-in-content.js';
 export * from './repositories/guide-discussion.js';
 export * from './repositories/mikro-orm-guide-tag-uses.js';

@@ -1,4 +1,5 @@
 import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
+import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddStep, CreateGuide, EditStep, type Editor, type GuideInput, type GuideWriteDeps, type StepInput } from '@rc/guides-domain';
@@ -94,6 +95,7 @@ describe('guide search (PostgreSQL full text)', () => {
     deps = {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
+      images: new InMemoryGuideImages(),
       outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),

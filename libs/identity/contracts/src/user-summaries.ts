@@ -1,3 +1,5 @@
+import type { ImageObject } from '@rc/media-contracts';
+
 /**
  * UserSummary (reference §3.2): how other objects show a user (guide and page authors, team
  * members), without `privileges`. Reputation and team ids are the user's standing, when asked.
@@ -7,7 +9,8 @@ export interface UserSummary {
   username: string;
   unique_username: string | null;
   join_date: number;
-  image: null;
+  /** The avatar's Image object, or null. */
+  image: ImageObject | null;
   reputation: number;
   url: string;
   teams: number[];

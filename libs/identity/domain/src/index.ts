@@ -8,6 +8,7 @@ export * from './model/user.js';
 export * from './model/attempt-throttle.js';
 export * from './model/token-issuer.js';
 export * from './ports/user.repository.js';
+export * from './ports/user-images.js';
 export * from './ports/auth-token.repository.js';
 export * from './ports/secrets.js';
 export * from './ports/mailer.js';

@@ -9,6 +9,7 @@ import {
   ConfirmPasswordReset,
   DEFAULT_IDENTITY_POLICY,
   EditProfile,
+  UserImages,
   EnsureAdmin,
   GetUser,
   GetUsers,
@@ -142,9 +143,14 @@ export class IdentityApiModule {
         factory(GetUser, (u: UserRepository) => new GetUser(u), [UserRepository]),
         factory(GetUsers, (u: UserRepository) => new GetUsers(u), [UserRepository]),
         factory(ListUsers, (u: UserRepository) => new ListUsers(u), [UserRepository]),
-        factory(EditProfile, (u: UserRepository, w: UnitOfWork) => new EditProfile(u, w), [UserRepository, UnitOfWork]),
-        factory(UserViews, (s: UserStandings) => new UserViews(s, config.publicBaseUrl), [UserStandings]),
-        factory(UserSummaries, (users: GetUsers, user: GetUser, s: UserStandings) => new IdentityUserSummaries(users, user, s, config.publicBaseUrl), [GetUsers, GetUser, UserStandings]),
+        // UserImages: bound by the application to the media context's published images.
+        factory(EditProfile, (u: UserRepository, w: UnitOfWork, i: UserImages) => new EditProfile(u, w, i), [UserRepository, UnitOfWork, UserImages]),
+        factory(UserViews, (s: UserStandings, i: UserImages) => new UserViews(s, config.publicBaseUrl, i), [UserStandings, UserImages]),
+        factory(
+          UserSummaries,
+          (users: GetUsers, user: GetUser, s: UserStandings, i: UserImages) => new IdentityUserSummaries(users, user, s, config.publicBaseUrl, i),
+          [GetUsers, GetUser, UserStandings, UserImages],
+        ),
         factory(
           EnsureAdmin,
           (u: UserRepository, h: PasswordHasher, t: AuthTokenRepository, c: Clock, w: UnitOfWork) => new EnsureAdmin(u, h, t, c, w),

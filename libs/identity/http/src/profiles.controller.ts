@@ -59,7 +59,7 @@ export class ProfilesController {
   @Endpoint({
     summary: 'Edit your own profile (extension of the original API)',
     description:
-      'An extension: the original API has no profile edit. Any subset of `username`, `about` (wiki markup, shown as `about_raw` and `about_rendered`), `summary`, `location` and `langid`; `null` clears `about`, `summary` and `location`. Unknown fields, wrong types and over-long values are a 422 and change nothing. Each edit applies as a whole, and concurrent edits never undo one another\'s fields. Answers the UserInfo as you see it.',
+      'An extension: the original API has no profile edit. Any subset of `username`, `about` (wiki markup, shown as `about_raw` and `about_rendered`), `summary`, `location`, `langid` and `image` (the avatar: an image id of your library); `null` clears `about`, `summary`, `location` and `image`. Unknown fields, wrong types and over-long values are a 422 and change nothing. Each edit applies as a whole, and concurrent edits never undo one another\'s fields. Answers the UserInfo as you see it.',
     token: true,
     errors: [404, 422],
     notFound: 'User not found',
@@ -67,8 +67,8 @@ export class ProfilesController {
   @ApiBody({ type: ProfileEditRequestDto })
   @ApiOkResponse({ type: UserResponseDto })
   async edit(@Body() body: ProfileEditRequestDto, @CurrentPrincipal() principal: Principal): Promise<UserResponseDto> {
-    const { username, about, summary, location, langid } = body;
-    const user = await this.editProfile.execute({ userId: principal.userId, edit: { username, about, summary, location, langid } });
+    const { username, about, summary, location, langid, image } = body;
+    const user = await this.editProfile.execute({ userId: principal.userId, edit: { username, about, summary, location, langid, image } });
     return this.views.info(user, { self: true });
   }
 }

@@ -1,7 +1,8 @@
-import { GetUser, GetUsers, UserNotFoundError, type User, type UserId } from '@rc/identity-domain';
+import { GetUser, GetUsers, UserNotFoundError, type User, type UserId, type UserImages } from '@rc/identity-domain';
 import { UserSummaries, type UserSummary } from '@rc/identity-contracts';
 import { parseId } from '@rc/shared-kernel';
 import { presentUserSummary } from './user-summary.presenter.js';
+import { avatarsOf } from './user-views.js';
 import type { UserStanding, UserStandings } from './user-standings.js';
 
 /**
@@ -14,6 +15,7 @@ export class IdentityUserSummaries extends UserSummaries {
     private readonly user: GetUser,
     private readonly standings: UserStandings,
     private readonly baseUrl: string,
+    private readonly images: UserImages,
   ) {
     super();
   }
@@ -25,7 +27,8 @@ export class IdentityUserSummaries extends UserSummaries {
       this.users.execute(ids),
       options.standings ? this.standings.of(ids) : new Map<number, UserStanding>(),
     ]);
-    return new Map([...users].map(([id, user]: [number, User]) => [id, presentUserSummary(user, this.baseUrl, standings.get(id))]));
+    const images = await avatarsOf(this.images, users.values());
+    return new Map([...users].map(([id, user]: [number, User]) => [id, presentUserSummary(user, this.baseUrl, standings.get(id), images)]));
   }
 
   async existingUserId(raw: string): Promise<number> {

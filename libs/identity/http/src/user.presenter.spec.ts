@@ -1,3 +1,4 @@
+import { InMemoryUserImages } from '@rc/identity-domain/testing';
 import { User, type Email, type UserId } from '@rc/identity-domain';
 import { NO_STANDING, ReputationStandings, TeamMembershipsOfUsers, UserStandings, type BadgeCounts, type UserStanding } from './user-standings.js';
 import { presentUser } from './user.presenter.js';
@@ -107,7 +108,7 @@ describe('UserViews', () => {
   function views() {
     const reputation = new MapReputation(new Map([[1, { reputation: 50, badgeCounts: { bronze: 1, silver: 0, gold: 0, total: 1 } }]]));
     const teams = new MapTeams(new Map([[2, [4]]]));
-    return { reputation, teams, views: new UserViews(new UserStandings(reputation, teams), BASE) };
+    return { reputation, teams, views: new UserViews(new UserStandings(reputation, teams), BASE, new InMemoryUserImages()) };
   }
 
   it('builds a list of summaries with one batch of standings for all of them', async () => {

@@ -1,6 +1,7 @@
 import { privilegesOf, type User } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
-import { renderWiki } from '@rc/shared-http';
+import { renderWiki, type ImageResponseDto } from '@rc/shared-http';
+import type { ImageObject } from '@rc/media-contracts';
 import { NO_STANDING, type UserStanding } from './user-standings.js';
 import type { UserResponseDto } from './dto/user.response.dto.js';
 
@@ -14,7 +15,7 @@ export interface UserPresentation {
  * badge counts and team ids come from the user's standing in the other contexts (UserStandings);
  * a user without one shows none.
  */
-export function presentUser(user: User, { self }: UserPresentation, standing: UserStanding = NO_STANDING): UserResponseDto {
+export function presentUser(user: User, { self }: UserPresentation, standing: UserStanding = NO_STANDING, image: ImageObject | null = null): UserResponseDto {
   const privileges = privilegesOf(user.role);
   const badges = standing.badgeCounts;
   const body: UserResponseDto = {
@@ -22,7 +23,7 @@ export function presentUser(user: User, { self }: UserPresentation, standing: Us
     username: user.username,
     unique_username: user.uniqueUsername,
     join_date: toUnixSeconds(user.joinedAt),
-    image: null,
+    image: image as ImageResponseDto | null,
     reputation: standing.reputation,
     teams: [...standing.teams],
     privileges,

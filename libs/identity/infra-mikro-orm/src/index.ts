@@ -8,3 +8,4 @@ export * from './repositories/mikro-orm-password-reset.repository.js';
 export * from './adapters/crypto-secrets.js';
 export * from './adapters/argon2-password-hasher.js';
 export * from './adapters/mailers.js';
+export * from './repositories/pg-user-images-in-content.js';

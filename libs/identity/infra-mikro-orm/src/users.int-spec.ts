@@ -1,3 +1,4 @@
+import { InMemoryUserImages } from '@rc/identity-domain/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EditProfile, User, type Email, type UserId, type UserListFilter } from '@rc/identity-domain';
@@ -134,9 +135,9 @@ describe('user list and profile edits (PostgreSQL)', () => {
     it('runs two edits of different fields one after the other: neither loses the other', async () => {
       const [user] = await newUsers(1);
       const first = holdingRepository();
-      const a = inContext(() => new EditProfile(first.repository, uow()).execute({ userId: user!.id, edit: { about: 'About A', summary: 'Summary A' } }));
+      const a = inContext(() => new EditProfile(first.repository, uow(), new InMemoryUserImages()).execute({ userId: user!.id, edit: { about: 'About A', summary: 'Summary A' } }));
       await first.hasSaved;
-      const b = inContext(() => new EditProfile(new MikroOrmUserRepository(em), uow()).execute({ userId: user!.id, edit: { summary: 'Summary B', location: 'Lyon' } }));
+      const b = inContext(() => new EditProfile(new MikroOrmUserRepository(em), uow(), new InMemoryUserImages()).execute({ userId: user!.id, edit: { summary: 'Summary B', location: 'Lyon' } }));
       await someoneWaitsForALock();
       first.release();
       const [afterA, afterB] = await Promise.all([a, b]);
@@ -148,12 +149,12 @@ describe('user list and profile edits (PostgreSQL)', () => {
 
     it('lets the later edit win even when it sets back the value it would have read before the earlier one', async () => {
       const [user] = await newUsers(1);
-      await inContext(() => new EditProfile(new MikroOrmUserRepository(em), uow()).execute({ userId: user!.id, edit: { about: 'x' } }));
+      await inContext(() => new EditProfile(new MikroOrmUserRepository(em), uow(), new InMemoryUserImages()).execute({ userId: user!.id, edit: { about: 'x' } }));
       const first = holdingRepository();
-      const a = inContext(() => new EditProfile(first.repository, uow()).execute({ userId: user!.id, edit: { about: 'y' } }));
+      const a = inContext(() => new EditProfile(first.repository, uow(), new InMemoryUserImages()).execute({ userId: user!.id, edit: { about: 'y' } }));
       await first.hasSaved;
       // Without the lock, B would read 'x', see nothing to change, write nothing and answer 'x' while 'y' stays stored.
-      const b = inContext(() => new EditProfile(new MikroOrmUserRepository(em), uow()).execute({ userId: user!.id, edit: { about: 'x' } }));
+      const b = inContext(() => new EditProfile(new MikroOrmUserRepository(em), uow(), new InMemoryUserImages()).execute({ userId: user!.id, edit: { about: 'x' } }));
       await someoneWaitsForALock();
       first.release();
       const [, afterB] = await Promise.all([a, b]);

@@ -28,4 +28,5 @@ export * from './use-cases/media-access.js';
 export * from './use-cases/image.use-cases.js';
 export * from './use-cases/image-jobs.use-cases.js';
 export * from './use-cases/other-media.use-cases.js';
+export * from './use-cases/content-images.use-cases.js';
 export * from './use-cases/video-jobs.use-cases.js';

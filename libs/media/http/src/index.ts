@@ -2,5 +2,6 @@
 export * from './media.api-module.js';
 export * from './media.presenter.js';
 export * from './image-files.controller.js';
+export * from './media-images.js';
 export * from './media-files.controller.js';
 export * from './stored-file.js';

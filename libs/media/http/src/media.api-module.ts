@@ -10,6 +10,9 @@ import {
   GetRotateJob,
   GetVideo,
   GuidSource,
+  CompositeMediaUsage,
+  ContentImageUsage,
+  ImagesForContent,
   ListEmbeds,
   ListLibraryImages,
   ListVideos,
@@ -39,6 +42,7 @@ import {
   SharpImageProcessor,
   type MediaConfig,
 } from '@rc/media-infra-mikro-orm';
+import { MediaImages, type ImagesInContent } from '@rc/media-contracts';
 import { factory, LOGGER } from '@rc/shared-http';
 import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
@@ -46,6 +50,14 @@ import { MEDIA_SETTINGS } from './media-tokens.js';
 import { ImageFilesController } from './image-files.controller.js';
 import { MediaFilesController } from './media-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
+import { MediaImagesForContent } from './media-images.js';
+
+/**
+ * The content of the other contexts that shows images (guides, pages, avatars), each answering
+ * the published `ImagesInContent`: the application provides it (globally), so that the media
+ * context knows which content uses an image and tells it when an image's files change.
+ */
+export const IMAGES_IN_CONTENT = Symbol('ImagesInContent[]');
 import { CommunityImages } from '@rc/community-contracts';
 import { ImagesForCommunity } from './community-images.js';
 
@@ -79,13 +91,20 @@ export class MediaApiModule {
     const http: MediaHttpSettings = { publicBaseUrl: settings.publicBaseUrl, fileBase: media.publicBaseUrl ?? `${settings.publicBaseUrl}/api/2.0` };
     return {
       module: MediaApiModule,
+      // Other contexts' ports are bound to MediaImages by the application.
+      global: true,
       controllers: [MediaController, ImageFilesController, MediaFilesController],
       providers: [
         // Created at start: a local folder is made, an S3 client configured (its SDK loaded only then).
         { provide: MediaStore, useFactory: () => createMediaStore(media.store) },
         factory(MediaRepository, (orm: MikroORM) => new MikroOrmMediaRepository(orm.em), [MikroORM]),
         factory(UploadAllowance, (orm: MikroORM) => new PgUploadAllowance(orm.em), [MikroORM]),
-        factory(MediaUsage, (orm: MikroORM) => new PgMediaUsageRegistry(orm.em), [MikroORM]),
+        {
+          provide: MediaUsage,
+          inject: [MikroORM, { token: IMAGES_IN_CONTENT, optional: true }],
+          useFactory: (orm: MikroORM, content: readonly ImagesInContent[] | undefined) =>
+            new CompositeMediaUsage([new PgMediaUsageRegistry(orm.em), ...(content ?? []).map((c) => new ContentImageUsage(c))]),
+        },
         { provide: ImageProcessor, useValue: new SharpImageProcessor({ maxPixels: media.settings.maxPixels }) },
         { provide: MediaTypeSniffer, useValue: new FileTypeSniffer() },
         // Found at start: MEDIA_FFMPEG_PATH, the binary the npm package ships, or ffmpeg on the PATH.
@@ -122,6 +141,7 @@ export class MediaApiModule {
           inject: [MEDIA_DEPS],
           useFactory: (deps: MediaDeps) => new UseCase(deps),
         })),
+        factory(MediaImages, (deps: MediaDeps) => new MediaImagesForContent(new ImagesForContent(deps), http), [MEDIA_DEPS]),
         factory(AddEmbed, (deps: MediaDeps) => new AddEmbed({ ...deps, oembed: new KnownProvidersOEmbedResolver() }), [MEDIA_DEPS]),
         factory(
           MediaJobHandlers,
@@ -135,7 +155,7 @@ export class MediaApiModule {
         ),
         factory(CommunityImages, (repo: MediaRepository) => new ImagesForCommunity(repo), [MediaRepository]),
       ],
-      exports: [MediaJobHandlers, MediaStore, CommunityImages],
+      exports: [MediaJobHandlers, MediaStore, CommunityImages, MediaImages],
     };
   }
 }

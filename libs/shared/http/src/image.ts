@@ -1,6 +1,10 @@
 const IMAGE_SIZES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge'] as const;
 
-/** The Image object (reference §3.1), shown by guides, pages and search results. Images are addressed by id: `/igi/<guid>.<size>`. */
+/**
+ * An Image object made up from an id alone (`i<id>` GUIDs, every size listed): what the community's
+ * stories still show. Guides, pages, avatars and search results show the media context's real
+ * Image objects (`MediaImages` in `libs/media/contracts`); stories should move to it too.
+ */
 export function presentImage(id: number | null, baseUrl: string): Record<string, string | number> | null {
   if (id === null) return null;
   const guid = `i${id}`;

@@ -27,9 +27,16 @@ export class BackgroundJobs extends JobQueue {
       connectionString: databaseUrl,
       onError: (error) => this.logger.warn({ err: error, context: 'jobs' }, 'job queue error'),
     });
+    await this.work(handlers, concurrency);
+  }
+
+  /** After `start`: runs these handlers' jobs in this process too, `concurrency` at once per kind (0: none, another process runs them). */
+  async work(handlers: Readonly<Record<string, JobHandler>>, concurrency: number): Promise<void> {
+    const queue = this.queue;
+    if (!queue) throw new Error('The job queue is not started yet');
     if (concurrency <= 0) return;
     for (const [name, handler] of Object.entries(handlers)) {
-      await this.queue.work(name, (payload, run) => this.runOne(name, handler, payload, run), { concurrency });
+      await queue.work(name, (payload, run) => this.runOne(name, handler, payload, run), { concurrency });
     }
   }
 

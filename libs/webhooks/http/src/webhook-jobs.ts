@@ -1,13 +1,14 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { PgListener } from '@rc/shared-infra-mikro-orm';
+import type { BackgroundJobs } from '@rc/shared-jobs';
 import type { JobHandler } from '@rc/shared-kernel';
 import { DELIVER_JOB, type WebhookDispatcher, type WebhooksConfig } from '@rc/webhooks-infra-mikro-orm';
 import type { Logger } from 'pino';
 
 /**
- * The webhooks' background work. Deliveries are jobs on the app's queue (`handlers`: any instance
- * runs them, and a job whose process dies is run again). `start` keeps a sweeper in this process:
+ * The webhooks' background work. Deliveries are jobs on the app's queue (`handlers`, run by `start`:
+ * any instance runs them, and a job whose process dies is run again). `start` keeps a sweeper in this process:
  * woken by the outbox's NOTIFY (an event committed) and every `sweepSeconds` (retries falling due,
  * a lost notification), it fans new events out and enqueues the streams with a delivery due.
  */
@@ -38,8 +39,10 @@ export class WebhookJobs {
     };
   }
 
-  async start(databaseUrl: string): Promise<void> {
+  /** Runs the delivery jobs on `jobs` (`WEBHOOK_WORKER_CONCURRENCY` at once) and starts the sweeper. */
+  async start(databaseUrl: string, jobs: BackgroundJobs): Promise<void> {
     if (this.running) return;
+    await jobs.work(this.handlers, this.config.workerConcurrency);
     this.running = true;
     this.listener = new PgListener({
       url: databaseUrl,

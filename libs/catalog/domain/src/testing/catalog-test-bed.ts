@@ -1,6 +1,7 @@
 import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import type { Namespace, WikiEditor, WikiInput, WikiPage } from '../model/wiki-page.js';
 import { CompareWikiRevisions, CreateWiki, DeleteWiki, EditWiki, RevertWiki, TagWiki, ViewWiki, WikiHistory, type WikiDeps } from '../use-cases/wiki.use-cases.js';
+import { InMemoryWikiImages } from './in-memory-wiki-images.js';
 import { InMemoryWikiQueries } from './in-memory-wiki-queries.js';
 import { InMemoryWikiTags } from './in-memory-wiki-tags.js';
 import { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
@@ -22,8 +23,12 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
   const wikis = new InMemoryWikiRepository();
   const queries = new InMemoryWikiQueries(wikis);
   const tags = new InMemoryWikiTags();
+  // Images 1 to 9 are wikiAdmin's, 10 to 19 otherAdmin's.
+  const images = new InMemoryWikiImages();
+  images.add(wikiAdmin.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+  images.add(otherAdmin.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
   const events = new RecordingIntegrationEvents();
-  const deps: WikiDeps = { wikis, clock, uow, events };
+  const deps: WikiDeps = { wikis, images, clock, uow, events };
 
   const bed = {
     clock,
@@ -31,6 +36,7 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
     wikis,
     queries,
     tags,
+    images,
     deps,
     events,
     createWiki: new CreateWiki(deps),

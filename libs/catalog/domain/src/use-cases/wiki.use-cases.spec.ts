@@ -397,6 +397,26 @@ describe('TagWiki', () => {
   });
 });
 
+// The test bed's images 1-9 are wikiAdmin's, 10-19 otherAdmin's; 500 is no image.
+describe('the image a page shows', () => {
+  it("takes the editor's own image, and keeps an image the page already shows", async () => {
+    const page = await bed.page('WIKI', 'Pictured', { image: 4 });
+    expect(page.state.imageId).toBe(4);
+    const edited = await bed.editWiki.execute({ editor: otherAdmin, namespace: 'WIKI', title: 'Pictured', revisionid: page.state.revisionid, fields: { image: 4, contents: 'kept' } });
+    expect(edited.state.imageId).toBe(4);
+  });
+
+  it("refuses another user's image or an unknown id (422 on image), and writes nothing", async () => {
+    for (const image of [12, 500]) {
+      expect((await violationsOf(bed.createWiki.execute({ editor: wikiAdmin, fields: { namespace: 'WIKI', title: `P${image}`, image } }))).map((v) => v.field)).toEqual(['image']);
+    }
+    const page = await bed.page('WIKI', 'Plain');
+    expect((await violationsOf(bed.editWiki.execute({ editor: wikiAdmin, namespace: 'WIKI', title: 'Plain', revisionid: page.state.revisionid, fields: { image: 12 } }))).map((v) => v.field)).toEqual(['image']);
+    expect(current(page).state.imageId).toBeNull();
+    expect(bed.wikis.revisionsOf(page.id)).toEqual([1]);
+  });
+});
+
 describe('history: WikiHistory, CompareWikiRevisions, summary_of_change', () => {
   async function pageWithThreeRevisions() {
     const page = await bed.createWiki.execute({ editor: wikiAdmin, fields: { namespace: 'WIKI', title: 'Soldering', contents: 'Heat\nthe joint' }, summaryOfChange: 'First' });

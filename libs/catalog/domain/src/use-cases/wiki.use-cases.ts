@@ -1,10 +1,12 @@
-import type { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
+import { isId, type Clock, type IntegrationEvents, type UnitOfWork } from '@rc/shared-kernel';
 import { InvalidWikiError, WikiEditorRequiredError, WikiNotFoundError, WikiRevisionNotFoundError } from '../catalog.errors.js';
 import { checkTitle, NAMESPACES, readWikiChangeSummary, WikiPage, type Namespace, type WikiEditor, type WikiInput, type WikiRef, type WikiState } from '../model/wiki-page.js';
+import type { WikiImages } from '../ports/wiki-images.js';
 import type { WikiRepository, WikiTags } from '../ports/wiki.repository.js';
 
 export interface WikiDeps {
   readonly wikis: WikiRepository;
+  readonly images: WikiImages;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
   /** What the outside world (webhooks) hears of page changes. */
@@ -61,6 +63,13 @@ async function assertRelatedExist(deps: WikiDeps, related: readonly WikiRef[], b
   }
 }
 
+/** An image newly named (`image`) must be one the editor may show: their own, or one shown by content they may view. */
+async function assertImageUsable(deps: WikiDeps, editor: WikiEditor, image: unknown, before: number | null): Promise<void> {
+  if (!isId(image) || image === before) return;
+  const usable = await deps.images.usableBy({ userId: editor.userId, isAdmin: editor.isAdmin }, [image as number]);
+  if (!usable.has(image as number)) throw new InvalidWikiError([{ field: 'image', message: `image: ${image} is not an image of yours or one shown by content you may view` }]);
+}
+
 async function load(deps: WikiDeps, namespace: Namespace, rawTitle: string, forUpdate: boolean): Promise<WikiPage> {
   const { title } = checkTitle(rawTitle);
   const page = title ? await deps.wikis.findByTitle(namespace, title, forUpdate) : null;
@@ -80,6 +89,7 @@ export class CreateWiki {
       const existing = await this.deps.wikis.findByTitle(page.state.namespace, page.state.title);
       if (existing && !existing.isDeleted) throw new InvalidWikiError([{ field: 'title', message: `a ${page.state.namespace} page titled '${page.state.title}' exists` }]);
       await assertRelatedExist(this.deps, page.state.related, []);
+      await assertImageUsable(this.deps, input.editor, input.fields.image, null);
       await saveNoted(this.deps, page, input, true);
       return page;
     });
@@ -100,8 +110,10 @@ export class EditWiki {
         throw new InvalidWikiError([{ field: 'parent', message: 'a category cannot move under itself or one of its descendants' }]);
       }
       const relatedBefore = page.state.related;
+      const imageBefore = page.state.imageId;
       page.edit(input.editor, input.fields, parentId, this.deps.clock.now());
       await assertRelatedExist(this.deps, page.state.related, relatedBefore);
+      await assertImageUsable(this.deps, input.editor, input.fields.image, imageBefore);
       await saveNoted(this.deps, page, input);
       return page;
     });

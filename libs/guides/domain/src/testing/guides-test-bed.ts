@@ -19,6 +19,7 @@ import { ViewGuide } from '../use-cases/view-guide.use-case.js';
 import { ChangeGuideAccess, GuideHistory, ViewGuideAccess } from '../use-cases/guide-access.use-cases.js';
 import { InMemoryTeamDirectory } from './in-memory-team-directory.js';
 import { InMemoryCategoryDirectory } from './in-memory-category-directory.js';
+import { InMemoryGuideImages } from './in-memory-guide-images.js';
 import { InMemoryGuideMarks } from './in-memory-guide-marks.js';
 import { InMemoryGuideTags } from './in-memory-guide-tags.js';
 import { InMemoryGuideRepository } from './in-memory-guide.repository.js';
@@ -60,8 +61,12 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const tags = new InMemoryGuideTags();
   const outbox = new RecordingOutbox();
   const teams = new InMemoryTeamDirectory(options.teams);
+  // Images 1 to 9 are the author's, 10 to 19 the other user's.
+  const images = new InMemoryGuideImages();
+  images.add(author.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+  images.add(other.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
   const events = new RecordingIntegrationEvents();
-  const deps: GuideWriteDeps = { guides, categories, outbox, events, clock, uow, teams };
+  const deps: GuideWriteDeps = { guides, categories, images, outbox, events, clock, uow, teams };
   const viewGuide = new ViewGuide(guides, teams);
 
   const bed = {
@@ -69,6 +74,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     uow,
     guides,
     categories,
+    images,
     marks,
     tags,
     outbox,

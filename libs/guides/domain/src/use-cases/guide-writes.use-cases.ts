@@ -3,6 +3,7 @@ import { GuideNotFoundError, GuideTagNotFoundError, InvalidGuideError, Moderator
 import { Guide, readChangeSummary, type Editor, type GuideId, type GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
 import type { CategoryDirectory } from '../ports/category-directory.js';
+import type { GuideImages } from '../ports/guide-images.js';
 import type { GuideEventOutbox, GuideMarks, GuideTags } from '../ports/guide-activity.js';
 import type { GuideRepository } from '../ports/guide.repository.js';
 import type { TeamDirectory } from '../ports/team-directory.js';
@@ -11,6 +12,7 @@ import type { TeamDirectory } from '../ports/team-directory.js';
 export interface GuideWriteDeps {
   readonly guides: GuideRepository;
   readonly categories: CategoryDirectory;
+  readonly images: GuideImages;
   readonly outbox: GuideEventOutbox;
   /** What the outside world (webhooks) hears of guide changes. */
   readonly events: IntegrationEvents;
@@ -39,6 +41,36 @@ async function checkReferences(deps: GuideWriteDeps, id: GuideId, input: GuideIn
   }
   if (violations.length) throw new InvalidGuideError(violations);
 }
+
+/**
+ * The image ids a write newly puts into a guide must be images the editor may show (their own, or
+ * shown by content they may view): otherwise a 422 naming each field (`image`, `media.data[1]`).
+ * Ids the guide already showed there are not asked about again.
+ */
+async function checkImages(deps: GuideWriteDeps, editor: Editor, uses: readonly { field: string; id: number }[], already: readonly number[]): Promise<void> {
+  const asked = uses.filter((u) => !already.includes(u.id));
+  if (!asked.length) return;
+  const usable = await deps.images.usableBy({ userId: editor.userId, isAdmin: editor.isAdmin }, [...new Set(asked.map((u) => u.id))]);
+  const violations: Violation[] = asked
+    .filter((u) => !usable.has(u.id))
+    .map((u) => ({ field: u.field, message: `${u.field}: ${u.id} is not an image of yours or one shown by content you may view` }));
+  if (violations.length) throw new InvalidGuideError(violations);
+}
+
+/** The image a guide input names (`image`), when it names one. */
+const guideImageUses = (input: GuideInput) => (isId(input.image) ? [{ field: 'image', id: input.image as number }] : []);
+
+/** The images a step input shows (`media.data[i]`), when its media are images. */
+function stepImageUses(step: StepInput): { field: string; id: number }[] {
+  const media = step.media as { type?: unknown; data?: unknown } | null | undefined;
+  if (!media || media.type !== 'image' || !Array.isArray(media.data)) return [];
+  return media.data.flatMap((id, i) => (isId(id) ? [{ field: `media.data[${i}]`, id: id as number }] : []));
+}
+
+const stepImageIds = (guide: Guide, stepId: number): number[] => {
+  const media = guide.steps.find((s) => s.id === stepId)?.media;
+  return media?.type === 'image' ? [...media.imageIds] : [];
+};
 
 /**
  * Loads a live guide, locked, for an editor (returned with their teams when those decide); checks
@@ -91,6 +123,7 @@ export class CreateGuide {
       const id = await this.deps.guides.nextId();
       const guide = Guide.create(id, input.editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, id, input.fields);
+      await checkImages(this.deps, input.editor, guideImageUses(input.fields), []);
       await saveWithEvents(this.deps, guide, false, input, 'created');
       return guide;
     });
@@ -105,8 +138,10 @@ export class EditGuide {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       const wasPublic = guide.state.isPublic;
+      const shown = guide.state.imageId;
       guide.edit(editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, guide.id, input.fields);
+      await checkImages(this.deps, editor, guideImageUses(input.fields), shown === null ? [] : [shown]);
       await saveWithEvents(this.deps, guide, wasPublic, input);
       return guide;
     });
@@ -160,6 +195,7 @@ export class AddStep {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       guide.addStep(editor, input.step, this.deps.clock.now());
+      await checkImages(this.deps, editor, stepImageUses(input.step), []);
       await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
@@ -173,7 +209,9 @@ export class EditStep {
     readChangeSummary(input.summaryOfChange);
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor);
+      const shown = stepImageIds(guide, input.stepId);
       guide.editStep(editor, input.stepId, input.revisionid, input.step, this.deps.clock.now());
+      await checkImages(this.deps, editor, stepImageUses(input.step), shown);
       await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });

@@ -77,8 +77,8 @@ export class GuideItemResponseDto {
   @ApiProperty() type!: string;
   @ApiProperty() quantity!: number;
   @ApiProperty({ nullable: true, type: String }) notes!: string | null;
-  @ApiProperty({ nullable: true, type: String }) url!: string | null;
-  @ApiProperty({ nullable: true, type: String }) thumbnail!: string | null;
+  @ApiProperty({ description: "The item's page (empty when it has none)", example: 'https://example.com/parts/iphone-12-battery' }) url!: string;
+  @ApiProperty({ description: "The item's picture (empty when it has none)", example: '' }) thumbnail!: string;
   @ApiProperty() isoptional!: boolean;
   @ApiProperty() featured!: boolean;
 }

@@ -8,6 +8,7 @@ import { GuideVersionNotify } from './20261124100000-guide-version-notify.js';
 import { GuidesSearchPending } from './20261124120000-guides-search-pending.js';
 import { GuideBodies } from './20261125100000-guide-bodies.js';
 import { GuidesBrowse } from './20261126110000-guides-browse.js';
+import { GuidesMedia } from './20261127180000-guides-media.js';
 import { GuideHistoryAccess } from './20261126140000-guide-history-access.js';
 import { GuideDiscussion } from './20261127120000-guide-discussion.js';
 
@@ -23,4 +24,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261126110000-guides-browse', class: GuidesBrowse },
   { name: '20261126140000-guide-history-access', class: GuideHistoryAccess },
   { name: '20261127120000-guide-discussion', class: GuideDiscussion },
+  { name: '20261127180000-guides-media', class: GuidesMedia },
 ];

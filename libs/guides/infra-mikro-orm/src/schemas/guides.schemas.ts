@@ -22,6 +22,8 @@ export interface GuideRow {
   timeRequiredMin: number;
   timeRequiredMax: number;
   imageId: number | null;
+  /** Bumped when the files of an image the guide shows change (see GuidesMedia): part of its version. */
+  mediaStamp?: number;
   parts: unknown;
   tools: unknown;
   prerequisites: number[];
@@ -52,7 +54,7 @@ export const GUIDE_VERSIONS_CHANNEL = 'guide_versions';
  * Announces a guide whose public body may have changed: any insert or delete, and updates of the
  * columns its version is made of (a counter or search column alone stays quiet).
  */
-export const GUIDE_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites', 'discussion_seq']);
+export const GUIDE_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites', 'discussion_seq', 'media_stamp']);
 
 export const GuideRowSchema = new EntitySchema<GuideRow>({
   name: 'GuideRow',
@@ -74,6 +76,7 @@ export const GuideRowSchema = new EntitySchema<GuideRow>({
     timeRequiredMin: { type: 'integer', fieldName: 'time_required_min' },
     timeRequiredMax: { type: 'integer', fieldName: 'time_required_max' },
     imageId: { type: 'integer', nullable: true, fieldName: 'image_id' },
+    mediaStamp: { type: 'integer', fieldName: 'media_stamp', default: 0 },
     parts: { type: 'jsonb' },
     tools: { type: 'jsonb' },
     prerequisites: { type: 'integer[]' },

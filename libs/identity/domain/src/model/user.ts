@@ -56,9 +56,11 @@ export interface ProfileEdit {
   readonly summary?: unknown;
   readonly location?: unknown;
   readonly langid?: unknown;
+  /** The avatar: an image id, or `null` for none. */
+  readonly image?: unknown;
 }
 
-type ProfileFields = Pick<UserState, 'username' | 'about' | 'summary' | 'location' | 'langid'>;
+type ProfileFields = Pick<UserState, 'username' | 'about' | 'summary' | 'location' | 'langid' | 'imageId'>;
 
 /**
  * A user account. State is read-only from outside and changes only through the methods below.
@@ -198,6 +200,12 @@ export class User implements UserState {
     if (edit.langid !== undefined) {
       if (typeof edit.langid !== 'string' || !LANGID.test(edit.langid)) violations.push({ field: 'langid', message: LANGID_MESSAGE });
       else change.langid = edit.langid;
+    }
+    if (edit.image !== undefined) {
+      if (edit.image === null) change.imageId = null;
+      else if (typeof edit.image !== 'number' || !Number.isInteger(edit.image) || edit.image < 1 || edit.image > 2_147_483_647) {
+        violations.push({ field: 'image', message: 'image must be an image id or null' });
+      } else change.imageId = edit.image;
     }
     if (violations.length) throw new InvalidAccountDataError(violations);
     return change;

@@ -9,6 +9,7 @@ import { ListApps, RegisterApp, RevokeApp, VerifyAppId } from '../use-cases/app-
 import { AuthenticateToken } from '../use-cases/authenticate-token.use-case.js';
 import { GetUser, GetUsers } from '../use-cases/get-user.use-case.js';
 import { EditProfile, ListUsers } from '../use-cases/profile.use-cases.js';
+import { InMemoryUserImages } from './in-memory-user-images.js';
 import { Impersonate } from '../use-cases/impersonate.use-case.js';
 import { LogIn } from '../use-cases/log-in.use-case.js';
 import { LogOut } from '../use-cases/log-out.use-case.js';
@@ -46,6 +47,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
   const uow = new ImmediateUnitOfWork();
   const events = new RecordingIntegrationEvents();
   const users = new InMemoryUserRepository();
+  const images = new InMemoryUserImages();
   const tokens = new InMemoryAuthTokenRepository(users);
   const apps = new InMemoryAppRegistry();
   const attempts = new InMemoryAttemptLog();
@@ -82,7 +84,8 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
     getUser: new GetUser(users),
     getUsers: new GetUsers(users),
     listUsers: new ListUsers(users),
-    editProfile: new EditProfile(users, uow),
+    images,
+    editProfile: new EditProfile(users, uow, images),
     ensureAdmin: new EnsureAdmin(users, hasher, tokens, clock, uow),
     setUserRole: new SetUserRole(users),
     verifyAppId: new VerifyAppId(apps),

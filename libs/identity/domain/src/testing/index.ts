@@ -7,3 +7,4 @@ export * from './fake-secrets.js';
 export * from './fake-password-hasher.js';
 export * from './recording-mailer.js';
 export * from './identity-test-bed.js';
+export * from './in-memory-user-images.js';

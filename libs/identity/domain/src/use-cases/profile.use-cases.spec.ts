@@ -95,3 +95,24 @@ describe('EditProfile', () => {
     expect((await bed.users.findById(user.id))!.about).toBe('');
   });
 });
+
+describe('EditProfile: the avatar', () => {
+  it("takes the user's own image, clears it with null, and refuses another user's or an unknown id (422 on image)", async () => {
+    const bed = identityTestBed();
+    const { user } = await bed.signUp();
+    const { user: someone } = await bed.signUp();
+    bed.images.add(user.id, 7);
+    bed.images.add(someone.id, 8);
+    expect((await bed.editProfile.execute({ userId: user.id, edit: { image: 7 } })).imageId).toBe(7);
+    for (const image of [8, 9]) {
+      const error = await rejectionOf(bed.editProfile.execute({ userId: user.id, edit: { image, about: 'Not written' } }));
+      expect(error).toBeInstanceOf(InvalidAccountDataError);
+      expect((error as InvalidAccountDataError).violations.map((v) => v.field)).toEqual(['image']);
+    }
+    expect((await bed.users.findById(user.id as UserId))!.imageId).toBe(7);
+    expect((await bed.users.findById(user.id as UserId))!.about).toBe('');
+    expect((await bed.editProfile.execute({ userId: user.id, edit: { image: null } })).imageId).toBeNull();
+    const wrong = await rejectionOf(bed.editProfile.execute({ userId: user.id, edit: { image: 'seven' } }));
+    expect((wrong as InvalidAccountDataError).violations.map((v) => v.field)).toEqual(['image']);
+  });
+});

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ABOUT_MAX_LENGTH, LOCATION_MAX_LENGTH, SUMMARY_MAX_LENGTH, USERNAME_MAX_LENGTH } from '@rc/identity-domain';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Allow, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 // Bounds here only stop absurd input early; the account rules themselves live in the domain.
 // class-validator checks the decorator nearest the property first: the type comes first.
@@ -100,4 +100,13 @@ export class ProfileEditRequestDto {
   @MaxLength(16)
   @IsString()
   langid?: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    example: null,
+    description: 'The avatar: the id of an image of your library (or one shown by content you may view), or null for none; any other id is a 422',
+  })
+  @Allow()
+  image?: number | null;
 }

@@ -1,16 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ImageResponseDto } from '@rc/shared-http';
 
 export class BadgeCountsDto {
   @ApiProperty() bronze!: number;
   @ApiProperty() silver!: number;
   @ApiProperty() gold!: number;
   @ApiProperty() total!: number;
-}
-
-export class ImageDto {
-  @ApiProperty() id!: number;
-  @ApiProperty() guid!: string;
-  @ApiProperty({ format: 'uri' }) original!: string;
 }
 
 export class UserLinksDto {
@@ -24,7 +19,7 @@ export class UserResponseDto {
   @ApiProperty({ example: 'Alice Fixwell' }) username!: string;
   @ApiProperty({ example: 'alice', nullable: true, type: String }) unique_username!: string | null;
   @ApiProperty({ example: 1767225600, description: 'UNIX seconds' }) join_date!: number;
-  @ApiProperty({ type: ImageDto, nullable: true }) image!: ImageDto | null;
+  @ApiProperty({ type: ImageResponseDto, nullable: true, description: 'The avatar' }) image!: ImageResponseDto | null;
   @ApiProperty({ example: 0 }) reputation!: number;
   @ApiProperty({ type: [Number] }) teams!: number[];
   @ApiProperty({ type: [String], example: ['User'] }) privileges!: string[];

@@ -23,6 +23,8 @@ export abstract class MediaRepository {
   /** An image by id or GUID, whatever its state (deleted, purged): callers decide. */
   abstract findImage(ref: MediaRef): Promise<Image | null>;
   abstract findImageForUpdate(id: ImageId): Promise<Image | null>;
+  /** Images of these ids, whatever their state, in one lookup (unknown ids are left out). */
+  abstract findImages(ids: readonly ImageId[]): Promise<Image[]>;
   /** Images of these ids that the owner has in the library (not deleted); others are left out. */
   abstract findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]>;
   abstract saveImage(image: Image): Promise<void>;

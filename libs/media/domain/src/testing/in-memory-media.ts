@@ -44,6 +44,9 @@ export class InMemoryMediaRepository extends MediaRepository {
   findImageForUpdate(id: ImageId): Promise<Image | null> {
     return this.findImage({ id });
   }
+  async findImages(ids: readonly ImageId[]): Promise<Image[]> {
+    return ids.map((id) => this.images.get(id)).filter((i): i is Image => !!i).map((i) => Image.restore(i.state));
+  }
   async findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]> {
     return ids.map((id) => this.images.get(id)).filter((i): i is Image => !!i && i.state.ownerId === ownerId && !i.isDeleted).map((i) => Image.restore(i.state));
   }

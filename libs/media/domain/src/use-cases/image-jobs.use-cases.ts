@@ -41,6 +41,8 @@ export class GenerateImageRenditions {
           return;
         }
       }
+      // Content showing the image keeps its Image object (the sizes made): it is built again.
+      await this.deps.usage.changed('image', [image.id]);
     } catch (error) {
       if (run.finalAttempt) await this.markFailed(image.id, input.version);
       throw error;

@@ -244,6 +244,7 @@ export class DeleteImages {
     const bytes = removed.reduce((n, image) => n + image.state.byteSize, 0);
     if (bytes) await allowance.releaseBytes(input.ownerId, bytes);
     for (const image of removed) await jobs.enqueue({ name: MEDIA_JOBS.purge, payload: { imageId: image.id }, dedupeKey: String(image.id) });
+    if (removed.length) await this.deps.usage.changed('image', removed.map((image) => image.id));
     return removed.map((image) => image.id);
   }
 }

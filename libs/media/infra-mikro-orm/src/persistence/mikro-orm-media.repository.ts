@@ -104,6 +104,20 @@ export class MikroOrmMediaRepository extends MediaRepository {
     return (await this.withSizes(rows))[0] ?? null;
   }
 
+  async findImages(ids: readonly ImageId[]): Promise<Image[]> {
+    if (!ids.length) return [];
+    const list = intArray(ids);
+    // One statement (content shows images on hot paths): the sizes of each image's current version alongside it.
+    const rows = await this.em.execute<(ImageRow & { sizes: SizeRow[] | null })[]>(
+      `SELECT ${IMAGE_COLUMNS},
+         (SELECT json_agg(json_build_object('image_id', s.image_id, 'size', s.size, 'width', s.width, 'height', s.height, 'format', s.format, 'byte_size', s.byte_size))
+            FROM media_image_sizes s WHERE s.image_id = i.id AND s.version = i.version) AS sizes
+       FROM media_images i WHERE i.id = ANY(${list.sql}) ORDER BY i.id`,
+      [list.param],
+    );
+    return this.restore(rows, rows.flatMap((r) => r.sizes ?? []));
+  }
+
   async findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]> {
     if (!ids.length) return [];
     const list = intArray(ids);
@@ -184,6 +198,10 @@ export class MikroOrmMediaRepository extends MediaRepository {
        WHERE s.image_id = ANY(${list.sql})`,
       [list.param],
     );
+    return this.restore(rows, sizes);
+  }
+
+  private restore(rows: ImageRow[], sizes: SizeRow[]): Image[] {
     const byImage = new Map<number, Partial<Record<RenditionName, RenditionInfo>>>();
     for (const size of sizes) {
       const map = byImage.get(size.image_id) ?? {};

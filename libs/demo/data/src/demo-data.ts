@@ -2,10 +2,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
 import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
-import { EnsureAdmin, RegisterApp, RegisterUser, type Principal } from '@rc/identity-domain';
+import { EditProfile, EnsureAdmin, RegisterApp, RegisterUser, type Principal, type UserId } from '@rc/identity-domain';
 import { loadDemoTeams } from './teams-demo.js';
-import { loadCommunityDemo } from '@rc/community-http';
 import { DEMO_DATA_MARK } from './demo-marks.js';
+import { DemoPictures } from './demo-pictures.js';
 
 /** The demo app id and accounts the README names, so a newcomer can log in with curl. */
 export const DEMO_APP_ID = 'demo-app-id';
@@ -17,7 +17,7 @@ export const DEMO_ACCOUNTS = {
 
 /** What a start did about the demo content, for its log line. */
 export type DemoOutcome =
-  | { readonly loaded: true; readonly categories: number; readonly guides: number }
+  | { readonly loaded: true; readonly categories: number; readonly guides: number; readonly images: number }
   | { readonly loaded: false; readonly reason: string };
 
 /**
@@ -54,7 +54,7 @@ export async function loadDemoData(app: INestApplicationContext): Promise<DemoOu
   }
 }
 
-async function loadContent(app: INestApplicationContext): Promise<{ categories: number; guides: number }> {
+async function loadContent(app: INestApplicationContext): Promise<{ categories: number; guides: number; images: number }> {
   await app.get(RegisterApp).execute({ appId: DEMO_APP_ID, name: 'Demo application', ifAbsent: true });
   const { user: admin } = await app.get(EnsureAdmin).execute(DEMO_ACCOUNTS.admin);
   const actor: Principal = { userId: admin.id, role: 'Admin', tokenDigest: '' };
@@ -62,11 +62,18 @@ async function loadContent(app: INestApplicationContext): Promise<{ categories: 
   for (const account of [DEMO_ACCOUNTS.alice, DEMO_ACCOUNTS.bob]) {
     editors.push({ userId: (await app.get(RegisterUser).execute({ registration: account, actor })).user.id, isAdmin: false });
   }
-  await loadCategories(app, { userId: admin.id, isAdmin: true });
-  const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } });
+  // Pictures: every user's avatar, every category's image, every guide's and every step's.
+  const pictures = await DemoPictures.for(app);
+  for (const [userId, name] of [[admin.id, DEMO_ACCOUNTS.admin.username], [editors[0]!.userId, DEMO_ACCOUNTS.alice.username], [editors[1]!.userId, DEMO_ACCOUNTS.bob.username]] as const) {
+    await app.get(EditProfile).execute({ userId: userId as UserId, edit: { image: await pictures.of(userId, name) } });
+  }
+  await loadCategories(app, { userId: admin.id, isAdmin: true }, pictures);
+  const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } }, pictures);
   await loadDemoTeams(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId });
+  // Loaded here, not by what imports this library for its migration (see demo-pictures.ts).
+  const { loadCommunityDemo } = await import('@rc/community-http');
   await loadCommunityDemo(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId }, guides.map((g) => ({ id: g.id, title: g.state.title, isPublic: g.state.isPublic, stepIds: g.steps.map((s) => s.id) })));
-  return { categories: CATEGORIES.length, guides: guides.length };
+  return { categories: CATEGORIES.length, guides: guides.length, images: pictures.uploaded };
 }
 
 /** Categories are CATEGORY pages of the catalog context: a tree four levels deep. */
@@ -84,12 +91,11 @@ const CATEGORIES: Array<[title: string, parent: string | null, description: stri
   ['Coffee Maker', 'Appliance', 'Drip, espresso and pod machines.'],
 ];
 
-/** Category pages with markup, an image and info rows on the leaves people look up most. */
-const CATEGORY_PAGES: Record<string, { contents: string; image?: number; info?: { name: string; value: string }[] }> = {
+/** Category pages with markup and info rows on the leaves people look up most (every category gets a picture). */
+const CATEGORY_PAGES: Record<string, { contents: string; info?: { name: string; value: string }[] }> = {
   'iPhone 12': {
     contents:
       "== Identification ==\nThe iPhone 12 has '''flat edges''' and a dual-lens camera. Model numbers: A2172, A2402, A2403, A2404.\n\n== Background ==\n* Released October 23, 2020\n* First iPhone with MagSafe\n\nSee [[Category:iPhone|all iPhones]] and [guide|2|the battery replacement].",
-    image: 1001,
     info: [
       { name: 'Released', value: 'October 23, 2020' },
       { name: 'Model numbers', value: 'A2172, A2402, A2403, A2404' },
@@ -97,17 +103,17 @@ const CATEGORY_PAGES: Record<string, { contents: string; image?: number; info?: 
   },
   'Nintendo Switch': {
     contents: "The hybrid console: play docked or handheld.\n\n== Troubleshooting ==\n* Joy-Con drift: replace the joystick\n* Overheating: clean the fan",
-    image: 1002,
     info: [{ name: 'Released', value: 'March 3, 2017' }],
   },
 };
 
-async function loadCategories(app: INestApplicationContext, admin: WikiEditor): Promise<void> {
+async function loadCategories(app: INestApplicationContext, admin: WikiEditor, pictures: DemoPictures): Promise<void> {
   for (const [title, parent, description] of CATEGORIES) {
     const page = CATEGORY_PAGES[title];
+    const image = await pictures.of(admin.userId, title);
     await app.get(CreateWiki).execute({
       editor: admin,
-      fields: { namespace: 'CATEGORY', title, description, parent, contents: page?.contents ?? '', image: page?.image ?? null, info: page?.info ?? [] },
+      fields: { namespace: 'CATEGORY', title, description, parent, contents: page?.contents ?? '', image, info: page?.info ?? [] },
     });
   }
 }
@@ -207,12 +213,18 @@ const DEMO_GUIDES: DemoGuide[] = [
 ];
 
 /** Demo guides: several types, a prerequisite, a private draft, a featured one, rich step lines, parts and tools. */
-async function loadGuides(app: INestApplicationContext, who: { alice: Editor; bob: Editor; admin: Editor }): Promise<Guide[]> {
+async function loadGuides(app: INestApplicationContext, who: { alice: Editor; bob: Editor; admin: Editor }, pictures: DemoPictures): Promise<Guide[]> {
   const ids: Record<string, number> = {};
   const guides: Record<string, Guide> = {};
   for (const demo of DEMO_GUIDES) {
-    let guide = await app.get(CreateGuide).execute({ editor: who[demo.by], fields: demo.fields(ids) });
-    for (const step of demo.steps) guide = await app.get(AddStep).execute({ editor: who[demo.by], guideId: guide.id, step });
+    const author = who[demo.by];
+    const fields = demo.fields(ids);
+    const image = await pictures.of(author.userId, String(fields.title ?? demo.key));
+    let guide = await app.get(CreateGuide).execute({ editor: author, fields: { ...fields, image } });
+    for (const [i, step] of demo.steps.entries()) {
+      const picture = await pictures.of(author.userId, `Step ${i + 1}: ${step.title ?? String(fields.subject ?? fields.title ?? demo.key)}`);
+      guide = await app.get(AddStep).execute({ editor: author, guideId: guide.id, step: { ...step, media: { type: 'image', data: [picture] } } });
+    }
     ids[demo.key] = guide.id;
     guides[demo.key] = guide;
   }

@@ -1,0 +1,62 @@
+/**
+ * What the media context publishes to the contexts whose content shows images (guides, pages,
+ * users' avatars, search results): the Image object, lookups of many ids at once, and the port
+ * content implements so that the media context knows which content uses an image.
+ */
+
+/**
+ * The Image object (reference §3.1): `id`, `guid`, the URL of each size made so far (a size not
+ * made yet is left out, as the original service does) and `original` always.
+ */
+export interface ImageObject {
+  readonly id: number;
+  readonly guid: string;
+  readonly [size: string]: string | number;
+}
+
+/** Who puts images into content. */
+export interface ImageWriter {
+  readonly userId: number;
+  readonly isAdmin: boolean;
+}
+
+/** Who views content (`userId` null: anonymous). */
+export interface ImageViewer {
+  readonly userId: number | null;
+  readonly isAdmin: boolean;
+}
+
+/** The media context's images as content shows them (the media HTTP module provides it). */
+export abstract class MediaImages {
+  /** The Image objects of these ids, by id, in one query; ids of no image (or of purged files) are left out. */
+  abstract objects(ids: readonly number[]): Promise<Map<number, ImageObject>>;
+
+  /**
+   * Which of these ids the writer may put into content: images of their own library, or images
+   * already shown by content the writer may view (never someone else's image no content shows).
+   */
+  abstract usableBy(writer: ImageWriter, ids: readonly number[]): Promise<Set<number>>;
+}
+
+/**
+ * Content of one context that shows images, as the media context asks about it: each content
+ * context implements it over its own tables and the application hands them to the media context.
+ */
+export abstract class ImagesInContent {
+  /** Which of these images some content uses (whatever its state: published or not). */
+  abstract usedAmong(ids: readonly number[]): Promise<Set<number>>;
+
+  /** Whether the image appears in content this viewer may view. */
+  abstract visibleTo(id: number, viewer: ImageViewer): Promise<boolean>;
+
+  /**
+   * The files of these images changed (sizes made, rotated, removed from the library): content
+   * that keeps their Image objects (built bodies, caches) drops them, on every instance.
+   */
+  abstract changed(ids: readonly number[]): Promise<void>;
+}
+
+/** The Image object of `id`, or `null` for no id or an image that is gone. */
+export function imageOrNull(images: ReadonlyMap<number, ImageObject>, id: number | null): ImageObject | null {
+  return id === null ? null : (images.get(id) ?? null);
+}
