@@ -149,7 +149,9 @@ export function webhookBody(event: IntegrationEvent): string {
 
 /**
  * Integration events go to `webhook_outbox` inside the caller's transaction (the EntityManager's
- * current one): committed with the change, or not at all. The dispatcher fans them out after.
+ * current one): committed with the change, or not at all. The dispatcher fans them out after. An
+ * event no enabled subscription wants is not written (the same one statement either way), so a
+ * service without subscribers keeps no outbox and wakes no dispatcher.
  */
 export class MikroOrmIntegrationEvents extends IntegrationEvents {
   constructor(private readonly em: EntityManager) {
@@ -157,6 +159,10 @@ export class MikroOrmIntegrationEvents extends IntegrationEvents {
   }
 
   async publish(event: IntegrationEvent): Promise<void> {
-    await this.em.execute('INSERT INTO webhook_outbox (type, resource, body, created_at) VALUES (?, ?, ?, ?)', [event.type, event.resource, webhookBody(event), event.at]);
+    await this.em.execute(
+      `INSERT INTO webhook_outbox (type, resource, body, created_at)
+       SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled AND ? = ANY (events))`,
+      [event.type, event.resource, webhookBody(event), event.at, event.type],
+    );
   }
 }
