@@ -1,7 +1,7 @@
 import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 
-const contexts = ['identity', 'guides', 'catalog', 'teams', 'reputation', 'media', 'community'];
+const contexts = ['identity', 'guides', 'catalog', 'teams', 'reputation', 'media', 'community', 'webhooks'];
 
 export default [
   ...nx.configs['flat/base'],

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = dirname(fileURLToPath(import.meta.url));
-const contexts = 'shared|identity|guides|catalog|teams|reputation|media|community|archive|demo';
+const contexts = 'shared|identity|guides|catalog|teams|reputation|media|community|webhooks|archive|demo';
 
 export default {
   testEnvironment: 'node',

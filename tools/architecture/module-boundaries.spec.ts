@@ -55,6 +55,8 @@ const violations: Array<[string, string, string, RegExp]> = [
   ['community reads guides through their domain', 'libs/community/http/src/probe.ts', "import { GuideQueries } from '@rc/guides-domain';", /scope:community" can only depend on libs tagged with "scope:community", "scope:shared", "type:contracts"/],
   ['the community domain imports the ORM', 'libs/community/domain/src/probe.ts', "import { EntitySchema } from '@mikro-orm/core';", /type:domain" is not allowed to import "@mikro-orm\/core"/],
   ['shared jobs imports a context', 'libs/shared/jobs/src/probe.ts', "import { Image } from '@rc/media-domain';", /scope:shared" can only depend on libs tagged with "scope:shared"/],
+  ['guides publish to the webhooks context directly (they publish through the kernel\'s IntegrationEvents port)', 'libs/guides/domain/src/probe.ts', "import { Subscription } from '@rc/webhooks-domain';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
+  ['the webhooks domain signs with a Node built-in', 'libs/webhooks/domain/src/probe.ts', "import { createHmac } from 'node:crypto';", /Domain code may not use Node built-ins/],
   // Each context's HTTP adapter sees its own context, the HTTP kernel and published contracts only.
   ['guides/http imports catalog/http (another context\'s HTTP adapter)', 'libs/guides/http/src/probe.ts', "import { CatalogApiModule } from '@rc/catalog-http';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
   ['guides/http imports catalog/domain', 'libs/guides/http/src/probe.ts', "import { ViewWiki } from '@rc/catalog-domain';", /scope:guides" can only depend on libs tagged with "scope:guides", "scope:shared", "type:contracts"/],
@@ -86,6 +88,7 @@ describe('module boundaries (ESLint)', () => {
       "import { User } from '@rc/identity-domain';\nimport { EntitySchema } from '@mikro-orm/core';\nimport { createHash } from 'node:crypto';\nexport const probe = [User, EntitySchema, createHash];",
     ],
     ['domain uses the shared kernel', 'libs/identity/domain/src/probe.ts', "import { Clock } from '@rc/shared-kernel';\nexport const probe = Clock;"],
+    ['a context publishes integration events through the kernel', 'libs/catalog/domain/src/probe.ts', "import { IntegrationEvents } from '@rc/shared-kernel';\nexport const probe = IntegrationEvents;"],
     ['media infra uses the shared job queue', 'libs/media/infra-mikro-orm/src/probe.ts', "import { PgBossJobQueue } from '@rc/shared-jobs';\nimport { Image } from '@rc/media-domain';\nexport const probe = [PgBossJobQueue, Image];"],
     ['reputation uses the events the guides context publishes', 'libs/reputation/domain/src/probe.ts', "import type { GuideEvent } from '@rc/guides-contracts';\nexport type Probe = GuideEvent;"],
     [

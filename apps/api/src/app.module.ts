@@ -13,6 +13,7 @@ import { ApiExceptionFilter, BodyValidationPipe, ConflictBodies, LOGGER, wikiRen
 import { ormConfig } from '@rc/shared-infra-mikro-orm';
 import type { Clock } from '@rc/shared-kernel';
 import { TeamsApiModule } from '@rc/teams-http';
+import { WebhooksApiModule } from '@rc/webhooks-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { allMigrations, allSchemas } from './composition.js';
@@ -72,6 +73,7 @@ export class AppModule {
         TeamsApiModule.register(config),
         CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, media]),
         JobsModule,
+        WebhooksApiModule.register(config.webhooks),
         media,
         reputation,
         EventsModule.register(reputation),

@@ -5,8 +5,9 @@ import { identityMigrations, identitySchemas } from '@rc/identity-infra-mikro-or
 import { mediaMigrations, mediaSchemas } from '@rc/media-infra-mikro-orm';
 import { reputationMigrations, reputationSchemas } from '@rc/reputation-infra-mikro-orm';
 import { teamsMigrations, teamsSchemas } from '@rc/teams-infra-mikro-orm';
+import { webhooksMigrations, webhooksSchemas } from '@rc/webhooks-infra-mikro-orm';
 import { ProvisioningMarks } from '@rc/demo-data';
 
 /** Every context's schemas and migrations (and the app's own provisioning marks): the one list the ORM, the CLI and the tests use. */
-export const allSchemas = [...identitySchemas, ...catalogSchemas, ...guidesSchemas, ...reputationSchemas, ...teamsSchemas, ...mediaSchemas, ...communitySchemas];
-export const allMigrations = [...identityMigrations, ...catalogMigrations, ...guidesMigrations, ...reputationMigrations, ...teamsMigrations, ...mediaMigrations, ...communityMigrations, { name: '20261126100000-provisioning-marks', class: ProvisioningMarks }];
+export const allSchemas = [...identitySchemas, ...catalogSchemas, ...guidesSchemas, ...reputationSchemas, ...teamsSchemas, ...mediaSchemas, ...communitySchemas, ...webhooksSchemas];
+export const allMigrations = [...identityMigrations, ...catalogMigrations, ...guidesMigrations, ...reputationMigrations, ...teamsMigrations, ...mediaMigrations, ...communityMigrations, ...webhooksMigrations, { name: '20261126100000-provisioning-marks', class: ProvisioningMarks }];

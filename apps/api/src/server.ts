@@ -15,7 +15,8 @@ import { RequestContext } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ResumeStalledMedia } from '@rc/media-domain';
 import { MEDIA_DEPS, MediaJobHandlers } from '@rc/media-http';
-import { BackgroundJobs } from './jobs/background-jobs.js';
+import { WebhookJobs } from '@rc/webhooks-http';
+import { BackgroundJobs } from '@rc/shared-jobs';
 import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
 import { beginShutdown, installOperability } from './ops/install.js';
 
@@ -57,6 +58,8 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   await app.get(BackgroundJobs).start(databaseUrl, app.get(MediaJobHandlers).handlers, config.mediaWorkerConcurrency).then(() => app.get(MediaJobHandlers).startSweep());
   // Sizes of images left without a job (the demo's, loaded before the queue started).
   await RequestContext.create(app.get(MikroORM).em, () => new ResumeStalledMedia(app.get(MEDIA_DEPS)).execute({ olderThanMinutes: 0 }));
+  // The webhooks' deliveries (jobs on the same queue) and their sweeper, which fans committed events out and enqueues the deliveries due.
+  await app.get(WebhookJobs).start(databaseUrl, app.get(BackgroundJobs));
   // A server (not the CLI) checks for changed content on a timer, and builds a first archive now
   // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);

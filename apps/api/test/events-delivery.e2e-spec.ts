@@ -6,6 +6,7 @@ import { HandleGuideEvent } from '@rc/reputation-domain';
 import { InMemoryBadgeCatalogue, InMemoryReputation } from '@rc/reputation-domain/testing';
 import { MikroOrmBadgeCatalogue } from '@rc/reputation-infra-mikro-orm';
 import { SystemClock } from '@rc/shared-kernel';
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '@rc/shared-infra-mikro-orm';
 import { RequestContext } from '@mikro-orm/core';
@@ -77,7 +78,7 @@ describe('delivery of guide events to reputation (transactional outbox)', () => 
     try {
       const badges = await RequestContext.create(orm.em, () => new MikroOrmBadgeCatalogue(orm.em).enabled());
       const memory = new InMemoryReputation();
-      const handle = new HandleGuideEvent(memory, new InMemoryBadgeCatalogue(badges), new SystemClock());
+      const handle = new HandleGuideEvent(memory, new InMemoryBadgeCatalogue(badges), new SystemClock(), new RecordingIntegrationEvents());
       for (const e of events) await handle.execute(e.id, e.payload);
       return memory.totals;
     } finally {

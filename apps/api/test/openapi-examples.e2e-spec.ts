@@ -70,6 +70,8 @@ describe("Swagger UI's default example of every write", () => {
     ids['contextid'] = ids['guideid'];
     ids['commentid'] = String((await api.request('GET', '/comments?limit=1')).body[0].commentid);
     ids['storyid'] = String((await api.request('GET', '/stories?limit=1')).body[0].storyid);
+    // A subscription to change (its target a public address: the default policy refuses private ones).
+    ids['webhookid'] = String((await api.request('POST', '/webhooks', { token, body: { url: 'https://93.184.215.14/hooks', events: ['guide.published'] } })).body.webhookid);
   });
   afterAll(() => api.close());
 

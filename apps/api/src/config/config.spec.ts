@@ -40,6 +40,7 @@ describe('loadConfig', () => {
         settings: { maxUploadBytes: 80 * 1024 * 1024, maxVideoBytes: 512 * 1024 * 1024, maxDocumentBytes: 80 * 1024 * 1024, maxPixels: 100_000_000, minSide: 50, allowance: { quotaBytes: 5 * 1024 ** 3, uploadsPerWindow: 120, windowSeconds: 3600 } },
       },
       mediaWorkerConcurrency: 2,
+      webhooks: { allowPrivateTargets: false, timeoutSeconds: 10, sweepSeconds: 10, workerConcurrency: 4 },
       guideCacheMb: 64,
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
@@ -139,6 +140,10 @@ describe('loadConfig', () => {
     [{ MEDIA_MAX_UPLOAD_BYTES: 'lots' }, /^MEDIA_MAX_UPLOAD_BYTES must be an integer/],
     [{ MEDIA_PUBLIC_BASE_URL: 'cdn.example.com' }, /^MEDIA_PUBLIC_BASE_URL must be a URL starting with http:\/\/ or https:\/\//],
     [{ MEDIA_WORKER_CONCURRENCY: '-1' }, /^MEDIA_WORKER_CONCURRENCY must be an integer from 0/],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' }, /^WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/],
+    [{ WEBHOOK_TIMEOUT_SECONDS: '0' }, /^WEBHOOK_TIMEOUT_SECONDS must be an integer from 1 to 60/],
+    [{ WEBHOOK_SWEEP_SECONDS: 'often' }, /^WEBHOOK_SWEEP_SECONDS must be an integer from 1 to 3600/],
+    [{ WEBHOOK_WORKER_CONCURRENCY: '65' }, /^WEBHOOK_WORKER_CONCURRENCY must be an integer from 0 to 64/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
 import { readMediaConfig, type MediaConfig } from '@rc/media-infra-mikro-orm';
+import { readWebhooksConfig, type WebhooksConfig } from '@rc/webhooks-infra-mikro-orm';
 import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
 
 /** The service's configuration, read from the environment once at start and validated. */
@@ -44,6 +45,8 @@ export interface AppConfig {
   readonly shutdownDelaySeconds: number;
   /** Where media files are stored and the limits of uploads (the `MEDIA_*` variables). */
   readonly media: MediaConfig;
+  /** Webhook targets, timeouts and sweeps (the `WEBHOOK_*` variables). */
+  readonly webhooks: WebhooksConfig;
   /** Media jobs (image sizes, rotations, purges) this process runs at once per kind (0: none, another process runs them). */
   readonly mediaWorkerConcurrency: number;
 }
@@ -119,6 +122,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: metricsToken ?? null,
     shutdownDelaySeconds: int('SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     media: readMediaConfig(env, read('DATA_DIR') ?? '.data', problems),
+    webhooks: readWebhooksConfig(env, problems),
     mediaWorkerConcurrency: int('MEDIA_WORKER_CONCURRENCY', 2, 0, 64),
   };
   if (problems.length) throw new ConfigError(problems);

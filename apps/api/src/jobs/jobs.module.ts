@@ -3,7 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { factory, LOGGER } from '@rc/shared-http';
 import { JobQueue } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
-import { BackgroundJobs } from './background-jobs.js';
+import { BackgroundJobs } from '@rc/shared-jobs';
 
 /** The background job queue, for every context (`JobQueue`), started by `createApi` after the migrations. */
 @Global()

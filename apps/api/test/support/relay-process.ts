@@ -7,6 +7,7 @@ import { HandleGuideEvent } from '@rc/reputation-domain';
 import { MikroOrmBadgeCatalogue, MikroOrmReputationStore } from '@rc/reputation-infra-mikro-orm';
 import { MikroOrmUnitOfWork, ormConfig } from '@rc/shared-infra-mikro-orm';
 import { SystemClock } from '@rc/shared-kernel';
+import { MikroOrmIntegrationEvents } from '@rc/webhooks-infra-mikro-orm';
 import { pino } from 'pino';
 import { allMigrations, allSchemas } from '../../src/composition.js';
 import { GuideEventRelay } from '../../src/events/guide-event-relay.js';
@@ -14,7 +15,7 @@ import { GuideEventRelay } from '../../src/events/guide-event-relay.js';
 const [url, batch] = process.argv.slice(2);
 const orm = await MikroORM.init(ormConfig({ clientUrl: url!, entities: allSchemas, migrations: allMigrations }));
 const clock = new SystemClock();
-const inner = new HandleGuideEvent(new MikroOrmReputationStore(orm.em), new MikroOrmBadgeCatalogue(orm.em), clock);
+const inner = new HandleGuideEvent(new MikroOrmReputationStore(orm.em), new MikroOrmBadgeCatalogue(orm.em), clock, new MikroOrmIntegrationEvents(orm.em));
 let handled = 0;
 const handler = {
   async execute(...args: Parameters<HandleGuideEvent['execute']>) {

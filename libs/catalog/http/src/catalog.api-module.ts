@@ -19,7 +19,7 @@ import {
 import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
-import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
 import { WikiHistoryController } from './wiki-history.controller.js';
@@ -75,7 +75,7 @@ export class CatalogApiModule implements OnModuleInit {
           [MikroORM, WikiQueries],
         ),
         // WikiImages: bound by the application to the media context's published images.
-        { provide: DEPS, inject: [WikiRepository, WikiImages, Clock, UnitOfWork], useFactory: (wikis: WikiRepository, images: WikiImages, clock: Clock, uow: UnitOfWork): WikiDeps => ({ wikis, images, clock, uow }) },
+        { provide: DEPS, inject: [WikiRepository, WikiImages, Clock, UnitOfWork, IntegrationEvents], useFactory: (wikis: WikiRepository, images: WikiImages, clock: Clock, uow: UnitOfWork, events: IntegrationEvents): WikiDeps => ({ wikis, images, clock, uow, events }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
         factory(WikiHistory, (w: WikiRepository) => new WikiHistory(w), [WikiRepository]),

@@ -5,7 +5,7 @@ import { InMemoryWikiImages, WIKI_PORT_SCENARIOS } from '@rc/catalog-domain/test
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { SystemClock } from '@rc/shared-kernel';
-import { FixedClock } from '@rc/shared-kernel/testing';
+import { FixedClock, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { catalogMigrations } from './migrations/index.js';
 import { catalogSchemas, catalogTables } from './schemas/catalog.schemas.js';
 import { MikroOrmWikiQueries } from './repositories/mikro-orm-wiki-queries.js';
@@ -23,7 +23,7 @@ describe('catalog persistence (PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestOrm({ entities: catalogSchemas, migrations: catalogMigrations });
     em = db.orm.em as EntityManager;
-    deps = { wikis: new MikroOrmWikiRepository(em), images: new InMemoryWikiImages(), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em) };
+    deps = { wikis: new MikroOrmWikiRepository(em), images: new InMemoryWikiImages(), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), events: new RecordingIntegrationEvents() };
   });
   beforeEach(() => db.truncate(catalogTables));
   afterAll(() => db.close());

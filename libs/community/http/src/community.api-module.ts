@@ -25,7 +25,7 @@ import {
 import { MikroOrmCommentQueries, MikroOrmCommentRepository, MikroOrmStoryQueries, MikroOrmStoryRepository } from '@rc/community-infra-mikro-orm';
 import { UserSummaries } from '@rc/identity-contracts';
 import { factory } from '@rc/shared-http';
-import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { CommentsController } from './comments.controller.js';
 import { CommunityGuideDiscussions } from './community-guide-discussions.js';
 import { CommunityReader, type CommunitySettings } from './community.presenter.js';
@@ -58,14 +58,15 @@ export class CommunityApiModule {
         factory(StoryQueries, (orm: MikroORM) => new MikroOrmStoryQueries(orm.em), [MikroORM]),
         {
           provide: COMMENT_DEPS,
-          inject: [CommentRepository, CommentQueries, CommentTargets, StoryRepository, Clock, UnitOfWork],
-          useFactory: (comments: CommentRepository, queries: CommentQueries, targets: CommentTargets, stories: StoryRepository, clock: Clock, uow: UnitOfWork): CommentDeps => ({
+          inject: [CommentRepository, CommentQueries, CommentTargets, StoryRepository, Clock, UnitOfWork, IntegrationEvents],
+          useFactory: (comments: CommentRepository, queries: CommentQueries, targets: CommentTargets, stories: StoryRepository, clock: Clock, uow: UnitOfWork, events: IntegrationEvents): CommentDeps => ({
             comments,
             queries,
             targets,
             stories,
             clock,
             uow,
+            events,
           }),
         },
         {

@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
-import { FixedClock } from '@rc/shared-kernel/testing';
+import { FixedClock, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import {
   DeleteComment,
   EditComment,
@@ -49,7 +49,7 @@ describe('community persistence (PostgreSQL)', () => {
     targets.wikis.add(5);
     const uow = new MikroOrmUnitOfWork(em);
     const storyRepo = new MikroOrmStoryRepository(em);
-    comments = { comments: new MikroOrmCommentRepository(em), queries: new MikroOrmCommentQueries(em), targets, stories: storyRepo, clock, uow };
+    comments = { comments: new MikroOrmCommentRepository(em), queries: new MikroOrmCommentQueries(em), targets, stories: storyRepo, clock, uow, events: new RecordingIntegrationEvents() };
     const references = new InMemoryStoryReferences();
     references.images.set(1, { ownerId: 1, width: 800, height: 600 });
     references.publicGuideIds.add(10);

@@ -40,7 +40,7 @@ import {
 } from '@rc/guides-infra-mikro-orm';
 import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
-import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
@@ -108,12 +108,13 @@ export class GuidesApiModule implements OnModuleInit {
         {
           provide: WRITE_DEPS,
           // GuideImages: bound by the application to the media context's published images.
-          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, Clock, UnitOfWork, TeamDirectory],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
+          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory],
+          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, events: IntegrationEvents, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
             guides,
             categories,
             images,
             outbox,
+            events,
             clock,
             uow,
             teams,

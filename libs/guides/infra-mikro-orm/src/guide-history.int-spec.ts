@@ -1,3 +1,4 @@
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -27,7 +28,7 @@ describe('guide history and access (PostgreSQL)', () => {
     db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations });
     em = db.orm.em as EntityManager;
     repo = new MikroOrmGuideRepository(em);
-    deps = { guides: repo, categories: new CatalogCategoryDirectory(em), images: new InMemoryGuideImages(), outbox: new MikroOrmGuideEventOutbox(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), teams: TEAMS };
+    deps = { guides: repo, categories: new CatalogCategoryDirectory(em), images: new InMemoryGuideImages(), outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), teams: TEAMS };
     await em.fork().execute(`CREATE TABLE wiki_pages (namespace varchar(16), title varchar(255), deleted_at timestamptz)`);
     await em.fork().execute(`INSERT INTO wiki_pages VALUES ('CATEGORY', 'iPhone 12', NULL)`);
   });

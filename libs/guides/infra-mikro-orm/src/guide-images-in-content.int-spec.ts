@@ -1,3 +1,4 @@
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AddStep, CreateGuide, SetGuidePublic, type Editor, type GuideWriteDeps } from '@rc/guides-domain';
@@ -31,7 +32,7 @@ describe('guides as content showing images (PostgreSQL)', () => {
     em = db.orm.em as EntityManager;
     const images = new InMemoryGuideImages();
     images.add(author.userId, 101, 102, 103, 104);
-    deps = { guides: new MikroOrmGuideRepository(em), categories: new CatalogCategoryDirectory(em), images, outbox: new MikroOrmGuideEventOutbox(em), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), teams: NO_TEAMS };
+    deps = { guides: new MikroOrmGuideRepository(em), categories: new CatalogCategoryDirectory(em), images, outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(), clock: new SystemClock(), uow: new MikroOrmUnitOfWork(em), teams: NO_TEAMS };
     content = new PgGuideImagesInContent(em);
     await em.fork().execute(`CREATE TABLE wiki_pages (namespace varchar(16), title varchar(255), deleted_at timestamptz)`);
     await em.fork().execute(`INSERT INTO wiki_pages VALUES ('CATEGORY', 'iPhone 12', NULL)`);

@@ -1,3 +1,4 @@
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -36,7 +37,7 @@ describe('guides persistence (PostgreSQL)', () => {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
       images: new InMemoryGuideImages(),
-      outbox: new MikroOrmGuideEventOutbox(em),
+      outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
       teams: NO_TEAMS,

@@ -1,3 +1,4 @@
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { InMemoryGuideImages } from '@rc/guides-domain/testing';
 import { MikroORM, RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -95,7 +96,7 @@ describe('guide search (PostgreSQL full text)', () => {
       guides: new MikroOrmGuideRepository(em),
       categories: new CatalogCategoryDirectory(em),
       images: new InMemoryGuideImages(),
-      outbox: new MikroOrmGuideEventOutbox(em),
+      outbox: new MikroOrmGuideEventOutbox(em), events: new RecordingIntegrationEvents(),
       clock: new SystemClock(),
       uow: new MikroOrmUnitOfWork(em),
       teams: NO_TEAMS,

@@ -46,7 +46,7 @@ import {
   type Argon2Parameters,
 } from '@rc/identity-infra-mikro-orm';
 import { UserSummaries } from '@rc/identity-contracts';
-import { Clock, UnitOfWork } from '@rc/shared-kernel';
+import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { factory, LOGGER } from '@rc/shared-http';
 import type { Logger } from 'pino';
 import { UserStandings } from './user-standings.js';
@@ -125,8 +125,8 @@ export class IdentityApiModule {
         factory(AuthenticateToken, (t: AuthTokenRepository, s: Secrets, c: Clock) => new AuthenticateToken(t, s, c), [AuthTokenRepository, Secrets, Clock]),
         factory(
           RegisterUser,
-          (u: UserRepository, h: PasswordHasher, i: TokenIssuer, t: AttemptThrottle, c: Clock, w: UnitOfWork) => new RegisterUser(u, h, i, t, c, w, policy),
-          [UserRepository, PasswordHasher, TokenIssuer, AttemptThrottle, Clock, UnitOfWork],
+          (u: UserRepository, h: PasswordHasher, i: TokenIssuer, t: AttemptThrottle, c: Clock, w: UnitOfWork, e: IntegrationEvents) => new RegisterUser(u, h, i, t, c, w, policy, e),
+          [UserRepository, PasswordHasher, TokenIssuer, AttemptThrottle, Clock, UnitOfWork, IntegrationEvents],
         ),
         factory(
           RequestPasswordReset,

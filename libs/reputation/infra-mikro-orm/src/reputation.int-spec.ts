@@ -5,6 +5,7 @@ import { HandleGuideEvent, POINTS } from '@rc/reputation-domain';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { SystemClock } from '@rc/shared-kernel';
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { reputationMigrations } from './migrations/index.js';
 import { MikroOrmBadgeCatalogue, MikroOrmReputationQueries, MikroOrmReputationStore } from './repositories/mikro-orm-reputation.js';
 import { reputationSchemas, reputationTables } from './schemas/reputation.schemas.js';
@@ -29,7 +30,7 @@ describe('reputation persistence (PostgreSQL)', () => {
     store = new MikroOrmReputationStore(em);
     queries = new MikroOrmReputationQueries(em);
     uow = new MikroOrmUnitOfWork(em);
-    handle = new HandleGuideEvent(store, new MikroOrmBadgeCatalogue(em), new SystemClock());
+    handle = new HandleGuideEvent(store, new MikroOrmBadgeCatalogue(em), new SystemClock(), new RecordingIntegrationEvents());
   });
   beforeEach(() => db.truncate(reputationTables));
   afterAll(() => db.close());

@@ -1,1 +1,2 @@
 export * from './pg-boss-job-queue.js';
+export * from './background-jobs.js';

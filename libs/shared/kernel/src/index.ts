@@ -5,3 +5,4 @@ export * from './page.js';
 export * from './unit-of-work.js';
 export * from './job-queue.js';
 export * from './change-summary.js';
+export * from './integration-events.js';

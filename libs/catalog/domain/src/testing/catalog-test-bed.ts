@@ -1,4 +1,4 @@
-import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import type { Namespace, WikiEditor, WikiInput, WikiPage } from '../model/wiki-page.js';
 import { CompareWikiRevisions, CreateWiki, DeleteWiki, EditWiki, RevertWiki, TagWiki, ViewWiki, WikiHistory, type WikiDeps } from '../use-cases/wiki.use-cases.js';
 import { InMemoryWikiImages } from './in-memory-wiki-images.js';
@@ -27,7 +27,8 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
   const images = new InMemoryWikiImages();
   images.add(wikiAdmin.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
   images.add(otherAdmin.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-  const deps: WikiDeps = { wikis, images, clock, uow };
+  const events = new RecordingIntegrationEvents();
+  const deps: WikiDeps = { wikis, images, clock, uow, events };
 
   const bed = {
     clock,
@@ -37,6 +38,7 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
     tags,
     images,
     deps,
+    events,
     createWiki: new CreateWiki(deps),
     editWiki: new EditWiki(deps),
     deleteWiki: new DeleteWiki(deps),

@@ -1,4 +1,4 @@
-import type { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { RecordingIntegrationEvents, type FixedClock, type ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
 import { InMemoryWikiImages } from './in-memory-wiki-images.js';
 import type { UnitOfWork } from '@rc/shared-kernel';
 import type { Namespace, WikiEditor, WikiInput, WikiPage, WikiRef } from '../model/wiki-page.js';
@@ -31,7 +31,7 @@ const ADMIN: WikiEditor = { userId: 1, isAdmin: true };
 const OTHER: WikiEditor = { userId: 2, isAdmin: true };
 
 function helpers(ports: WikiPortsUnderTest) {
-  const deps: WikiDeps = { wikis: ports.wikis, images: new InMemoryWikiImages(), clock: ports.clock, uow: ports.uow };
+  const deps: WikiDeps = { wikis: ports.wikis, images: new InMemoryWikiImages(), clock: ports.clock, uow: ports.uow, events: new RecordingIntegrationEvents() };
   const create = new CreateWiki(deps);
   const edit = new EditWiki(deps);
   const remove = new DeleteWiki(deps);

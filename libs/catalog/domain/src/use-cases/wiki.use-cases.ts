@@ -1,4 +1,4 @@
-import { isId, type Clock, type UnitOfWork } from '@rc/shared-kernel';
+import { isId, type Clock, type IntegrationEvents, type UnitOfWork } from '@rc/shared-kernel';
 import { InvalidWikiError, WikiEditorRequiredError, WikiNotFoundError, WikiRevisionNotFoundError } from '../catalog.errors.js';
 import { checkTitle, NAMESPACES, readWikiChangeSummary, WikiPage, type Namespace, type WikiEditor, type WikiInput, type WikiRef, type WikiState } from '../model/wiki-page.js';
 import type { WikiImages } from '../ports/wiki-images.js';
@@ -9,6 +9,8 @@ export interface WikiDeps {
   readonly images: WikiImages;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
+  /** What the outside world (webhooks) hears of page changes. */
+  readonly events: IntegrationEvents;
 }
 
 /** What every write may carry: a short summary of the change, shown in the history. */
@@ -17,9 +19,19 @@ export interface WikiChangeNote {
 }
 
 /** Saves the page's change with the note's summary (checked before any write by `readWikiChangeSummary`). */
-async function saveNoted(deps: WikiDeps, page: WikiPage, note: WikiChangeNote): Promise<void> {
-  if (page.hasChanges) page.describeChange(readWikiChangeSummary(note.summaryOfChange));
+async function saveNoted(deps: WikiDeps, page: WikiPage, note: WikiChangeNote, created = false): Promise<void> {
+  const changed = page.hasChanges;
+  if (changed) page.describeChange(readWikiChangeSummary(note.summaryOfChange));
+  const userid = page.editedBy;
   await deps.wikis.save(page);
+  if (!changed) return;
+  const s = page.state;
+  await deps.events.publish({
+    type: page.isDeleted ? 'wiki.deleted' : created ? 'wiki.created' : 'wiki.edited',
+    resource: `wiki:${s.id}`,
+    data: { wikiid: s.id, namespace: s.namespace, title: s.title, revisionid: s.revisionid, userid },
+    at: deps.clock.now(),
+  });
 }
 
 export function namespaceOf(value: string): Namespace {
@@ -78,7 +90,7 @@ export class CreateWiki {
       if (existing && !existing.isDeleted) throw new InvalidWikiError([{ field: 'title', message: `a ${page.state.namespace} page titled '${page.state.title}' exists` }]);
       await assertRelatedExist(this.deps, page.state.related, []);
       await assertImageUsable(this.deps, input.editor, input.fields.image, null);
-      await saveNoted(this.deps, page, input);
+      await saveNoted(this.deps, page, input, true);
       return page;
     });
   }

@@ -1,4 +1,4 @@
-import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { CommentChangeForbiddenError, CommentNotFoundError, CommentTargetNotFoundError, InvalidCommentError, PrivateCommentTargetError } from '../community.errors.js';
 import { COMMENT_TEXT_MAX, threadsOf, type CommentId, type CommunityActor } from '../model/comment.js';
 import { InMemoryCommentQueries, InMemoryComments, InMemoryCommentTargets, InMemoryStories } from '../testing/index.js';
@@ -23,7 +23,7 @@ describe('comments', () => {
     targets.steps.set(200, 20);
     targets.wikis.add(5);
     clock = new FixedClock('2026-05-01T10:00:00Z');
-    deps = { comments, queries: new InMemoryCommentQueries(comments), targets, stories: new InMemoryStories(), clock, uow: new ImmediateUnitOfWork() };
+    deps = { comments, queries: new InMemoryCommentQueries(comments), targets, stories: new InMemoryStories(), clock, uow: new ImmediateUnitOfWork(), events: new RecordingIntegrationEvents() };
   });
 
   const post = (actor: CommunityActor, context: string, contextId: number | null, fields: Record<string, unknown>) => new PostComment(deps).execute({ actor, context, contextId, fields });
@@ -36,6 +36,21 @@ describe('comments', () => {
     expect(onStep.state).toMatchObject({ context: 'step', contextId: 100, guideId: 10, langid: 'en' });
     expect(onWiki.state.guideId).toBeNull();
     expect(targets.changed).toEqual([10, 10]);
+  });
+
+  it('tells the outside world (webhooks) of each comment posted, edited and deleted, and of nothing refused', async () => {
+    const events = deps.events as RecordingIntegrationEvents;
+    const posted = await post(bob, 'step', 100, { text: 'Which screwdriver?' });
+    await expect(post(bob, 'guide', 20, { text: 'x' })).rejects.toBeInstanceOf(PrivateCommentTargetError);
+    await new EditComment(deps).execute({ actor: bob, commentId: posted.id, fields: { text: 'Which driver?' } });
+    await new DeleteComment(deps).execute({ actor: admin, commentId: posted.id });
+    expect(events.types()).toEqual(['comment.created', 'comment.edited', 'comment.deleted']);
+    expect(events.published[2]).toEqual({
+      type: 'comment.deleted',
+      resource: `comment:${posted.id}`,
+      data: { commentid: posted.id, context: 'step', contextid: 100, guideid: 10, parentid: null, userid: admin.userId },
+      at: clock.now(),
+    });
   });
 
   it('refuses missing targets (404), private guides to others (403), unknown contexts (422) and foreign ones (404)', async () => {

@@ -1,4 +1,4 @@
-import type { Clock, Page, UnitOfWork } from '@rc/shared-kernel';
+import type { Clock, IntegrationEvents, IntegrationEventType, Page, UnitOfWork } from '@rc/shared-kernel';
 import { CommentNotFoundError, CommentTargetNotFoundError, InvalidCommentError, PrivateCommentTargetError } from '../community.errors.js';
 import { Comment, COMMENT_CONTEXTS, FOREIGN_COMMENT_CONTEXTS, threadsOf, type CommentContext, type CommentId, type CommentInput, type CommentState, type CommentThread, type CommunityActor } from '../model/comment.js';
 import type { CommentListFilter, CommentQueries, CommentRepository, CommentTargets } from '../ports/comment.ports.js';
@@ -12,6 +12,18 @@ export interface CommentDeps {
   readonly stories: StoryRepository;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
+  /** What the outside world (webhooks) hears of comment changes. */
+  readonly events: IntegrationEvents;
+}
+
+/** Tells the outside world of a comment change, in the change's unit of work (about `comment:<id>`). */
+function publishComment(deps: CommentDeps, type: IntegrationEventType, c: CommentState, userId: number): Promise<void> {
+  return deps.events.publish({
+    type,
+    resource: `comment:${c.id}`,
+    data: { commentid: c.id, context: c.context, contextid: c.contextId, guideid: c.guideId, parentid: c.parentId, userid: userId },
+    at: deps.clock.now(),
+  });
 }
 
 const TARGET_NAMES: Record<CommentContext, string> = { guide: 'Guide', step: 'Step', wiki: 'Wiki', story: 'Story' };
@@ -63,6 +75,7 @@ export class PostComment {
       const comment = Comment.post(await deps.comments.nextId(), input.actor, { context, contextId, guideId }, input.fields, parent, deps.clock.now());
       await deps.comments.save(comment);
       if (guideId !== null) await deps.targets.discussionChanged(guideId);
+      await publishComment(deps, 'comment.created', comment.state, input.actor.userId);
       return comment;
     });
   }
@@ -114,6 +127,7 @@ export class EditComment {
       if (found.hasChanges) {
         await deps.comments.save(found);
         if (found.state.guideId !== null) await deps.targets.discussionChanged(found.state.guideId);
+        await publishComment(deps, 'comment.edited', found.state, input.actor.userId);
       }
       return found.state;
     });
@@ -135,6 +149,7 @@ export class DeleteComment {
       found.delete(input.actor, deps.clock.now());
       await deps.comments.save(found);
       if (found.state.guideId !== null) await deps.targets.discussionChanged(found.state.guideId);
+      await publishComment(deps, 'comment.deleted', found.state, input.actor.userId);
     });
   }
 }

@@ -1,4 +1,4 @@
-import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import type { Editor, Guide, GuideId, GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
 import {
@@ -65,7 +65,8 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const images = new InMemoryGuideImages();
   images.add(author.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
   images.add(other.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
-  const deps: GuideWriteDeps = { guides, categories, images, outbox, clock, uow, teams };
+  const events = new RecordingIntegrationEvents();
+  const deps: GuideWriteDeps = { guides, categories, images, outbox, events, clock, uow, teams };
   const viewGuide = new ViewGuide(guides, teams);
 
   const bed = {
@@ -77,6 +78,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     marks,
     tags,
     outbox,
+    events,
     teams,
     deps,
 

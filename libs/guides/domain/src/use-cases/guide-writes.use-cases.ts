@@ -1,4 +1,4 @@
-import { isId, type Clock, type UnitOfWork, type Violation } from '@rc/shared-kernel';
+import { isId, type Clock, type IntegrationEvents, type IntegrationEventType, type UnitOfWork, type Violation } from '@rc/shared-kernel';
 import { GuideNotFoundError, GuideTagNotFoundError, InvalidGuideError, ModeratorRequiredError, NotGuideEditorError } from '../guides.errors.js';
 import { Guide, readChangeSummary, type Editor, type GuideId, type GuideInput } from '../model/guide.js';
 import type { StepInput } from '../model/step.js';
@@ -14,6 +14,8 @@ export interface GuideWriteDeps {
   readonly categories: CategoryDirectory;
   readonly images: GuideImages;
   readonly outbox: GuideEventOutbox;
+  /** What the outside world (webhooks) hears of guide changes. */
+  readonly events: IntegrationEvents;
   readonly clock: Clock;
   readonly uow: UnitOfWork;
   readonly teams: TeamDirectory;
@@ -88,14 +90,28 @@ export interface ChangeNote {
   readonly summaryOfChange?: unknown;
 }
 
-async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boolean, note: ChangeNote = {}): Promise<void> {
+/** What a write did to a guide, for the integration events: its fields, its steps, or only its visibility. */
+type GuideChange = 'created' | 'edited' | 'steps' | 'visibility';
+
+async function saveWithEvents(deps: GuideWriteDeps, guide: Guide, wasPublic: boolean, note: ChangeNote = {}, change: GuideChange = 'edited'): Promise<void> {
   if (!guide.hasChanges) return;
   guide.describeChange(readChangeSummary(note.summaryOfChange));
+  const userid = guide.editedBy;
   await deps.guides.save(guide);
-  const at = Math.floor(deps.clock.now().getTime() / 1000);
+  const now = deps.clock.now();
+  const at = Math.floor(now.getTime() / 1000);
   const s = guide.state;
   if (!wasPublic && s.isPublic && !guide.isDeleted) await deps.outbox.publish({ type: 'GuidePublished', guideId: s.id, authorId: s.authorId, guideType: s.type, at });
   if (wasPublic && (!s.isPublic || guide.isDeleted)) await deps.outbox.publish({ type: 'GuideUnpublished', guideId: s.id, authorId: s.authorId, at });
+  const types: IntegrationEventType[] = [];
+  if (guide.isDeleted) types.push('guide.deleted');
+  else {
+    if (change !== 'visibility') types.push(change === 'created' ? 'guide.created' : change === 'steps' ? 'guide.steps_changed' : 'guide.edited');
+    if (!wasPublic && s.isPublic) types.push('guide.published');
+    if (wasPublic && !s.isPublic) types.push('guide.unpublished');
+  }
+  const data = { guideid: s.id, revisionid: s.revisionid, userid, public: s.isPublic };
+  for (const type of types) await deps.events.publish({ type, resource: `guide:${s.id}`, data, at: now });
 }
 
 export class CreateGuide {
@@ -108,7 +124,7 @@ export class CreateGuide {
       const guide = Guide.create(id, input.editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, id, input.fields);
       await checkImages(this.deps, input.editor, guideImageUses(input.fields), []);
-      await saveWithEvents(this.deps, guide, false, input);
+      await saveWithEvents(this.deps, guide, false, input, 'created');
       return guide;
     });
   }
@@ -142,7 +158,7 @@ export class SetGuidePublic {
       const wasPublic = guide.state.isPublic;
       if (input.isPublic) guide.publish(editor, this.deps.clock.now());
       else guide.unpublish(editor, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, wasPublic, input);
+      await saveWithEvents(this.deps, guide, wasPublic, input, 'visibility');
       return guide;
     });
   }
@@ -180,7 +196,7 @@ export class AddStep {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       guide.addStep(editor, input.step, this.deps.clock.now());
       await checkImages(this.deps, editor, stepImageUses(input.step), []);
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
@@ -196,7 +212,7 @@ export class EditStep {
       const shown = stepImageIds(guide, input.stepId);
       guide.editStep(editor, input.stepId, input.revisionid, input.step, this.deps.clock.now());
       await checkImages(this.deps, editor, stepImageUses(input.step), shown);
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
@@ -210,7 +226,7 @@ export class RemoveStep {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor);
       guide.removeStep(editor, input.stepId, input.revisionid, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }
@@ -224,7 +240,7 @@ export class ReorderSteps {
     return this.deps.uow.run(async () => {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       guide.reorderSteps(editor, input.stepids, this.deps.clock.now());
-      await saveWithEvents(this.deps, guide, guide.state.isPublic, input);
+      await saveWithEvents(this.deps, guide, guide.state.isPublic, input, 'steps');
       return guide;
     });
   }

@@ -1,4 +1,4 @@
-import { FixedClock, ImmediateUnitOfWork } from '@rc/shared-kernel/testing';
+import { FixedClock, ImmediateUnitOfWork, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { DEFAULT_IDENTITY_POLICY, type IdentityPolicy } from '../identity-policy.js';
 import { AttemptThrottle } from '../model/attempt-throttle.js';
 import type { Principal } from '../model/principal.js';
@@ -45,6 +45,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
   };
   const clock = new FixedClock(options.now);
   const uow = new ImmediateUnitOfWork();
+  const events = new RecordingIntegrationEvents();
   const users = new InMemoryUserRepository();
   const images = new InMemoryUserImages();
   const tokens = new InMemoryAuthTokenRepository(users);
@@ -58,6 +59,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
   const throttle = new AttemptThrottle(attempts, clock, policy.throttle.windowSeconds);
 
   const bed = {
+    events,
     policy,
     clock,
     uow,
@@ -75,7 +77,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
     logIn: new LogIn(users, hasher, issuer, throttle, uow, policy),
     authenticateToken: new AuthenticateToken(tokens, secrets, clock),
     logOut: new LogOut(tokens),
-    registerUser: new RegisterUser(users, hasher, issuer, throttle, clock, uow, policy),
+    registerUser: new RegisterUser(users, hasher, issuer, throttle, clock, uow, policy, events),
     requestPasswordReset: new RequestPasswordReset(users, resets, secrets, mailer, throttle, clock, policy),
     confirmPasswordReset: new ConfirmPasswordReset(users, resets, tokens, secrets, hasher, clock, uow),
     impersonate: new Impersonate(users, issuer),

@@ -179,3 +179,12 @@ describe('RegisterUser', () => {
     });
   });
 });
+
+describe('RegisterUser: integration events', () => {
+  it('tells the outside world (webhooks) of a registration, and of nothing it refused', async () => {
+    const bed = identityTestBed();
+    const { user } = await bed.registerUser.execute({ registration, actor: null });
+    await rejectionOf(bed.registerUser.execute({ registration, actor: null }));
+    expect(bed.events.published).toEqual([{ type: 'user.registered', resource: `user:${user.id}`, data: { userid: user.id, unique_username: 'JaneDoe' }, at: bed.clock.now() }]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Clock, UnitOfWork, Violation } from '@rc/shared-kernel';
+import type { Clock, IntegrationEvents, UnitOfWork, Violation } from '@rc/shared-kernel';
 import { AdminRequiredError, AuthenticationRequiredError, InvalidAccountDataError } from '../identity.errors.js';
 import type { IdentityPolicy } from '../identity-policy.js';
 import type { AttemptThrottle } from '../model/attempt-throttle.js';
@@ -32,6 +32,8 @@ export class RegisterUser {
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
     private readonly policy: Pick<IdentityPolicy, 'publicRegistration' | 'throttle'>,
+    /** Registrations are published to the outside world (webhooks) in the same unit of work. */
+    private readonly events: IntegrationEvents,
   ) {}
 
   async execute(input: RegisterUserInput): Promise<{ user: User; token: string }> {
@@ -60,6 +62,7 @@ export class RegisterUser {
         joinedAt: this.clock.now(),
       });
       await this.users.save(user);
+      await this.events.publish({ type: 'user.registered', resource: `user:${user.id}`, data: { userid: user.id, unique_username: account.uniqueUsername }, at: this.clock.now() });
       return { user, token: await this.issuer.issue(user.id) };
     });
   }

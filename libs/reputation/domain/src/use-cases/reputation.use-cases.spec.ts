@@ -1,5 +1,6 @@
 import type { GuideEvent } from '@rc/guides-contracts';
 import type { Clock } from '@rc/shared-kernel';
+import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { POINTS } from '../model/point-table.js';
 import { InvalidBadgeCategoryError } from '../reputation.errors.js';
 import { InMemoryBadgeCatalogue, InMemoryReputation, InMemoryReputationQueries, TEST_BADGES } from '../testing/index.js';
@@ -21,13 +22,23 @@ const unfavorited = (guideId: number, userId: number, authorId = ALICE): GuideEv
 describe('HandleGuideEvent', () => {
   let store: InMemoryReputation;
   let handle: HandleGuideEvent;
+  let events: RecordingIntegrationEvents;
   let nextId: number;
   const deliver = (...events: GuideEvent[]) => Promise.all(events.map((e) => handle.execute(String(nextId++), e)));
 
   beforeEach(() => {
     store = new InMemoryReputation();
-    handle = new HandleGuideEvent(store, new InMemoryBadgeCatalogue(TEST_BADGES), clock);
+    events = new RecordingIntegrationEvents();
+    handle = new HandleGuideEvent(store, new InMemoryBadgeCatalogue(TEST_BADGES), clock, events);
     nextId = 1;
+  });
+
+  it('tells the outside world (webhooks) of each badge awarded, once, about its holder', async () => {
+    await deliver(published(10));
+    await handle.execute('1', published(10)); // a replayed event awards nothing
+    expect(events.published).toEqual([
+      { type: 'badge.awarded', resource: `user:${ALICE}`, data: { userid: ALICE, badgeid: 1, name: expect.any(String), guideid: 10 }, at: expect.any(Date) },
+    ]);
   });
 
   it('gives the author the publishing points and the first-guide badge with its points', async () => {
@@ -113,7 +124,7 @@ describe('HandleGuideEvent', () => {
   it('gives the same totals for a duplicated event under a new id (facts are idempotent)', async () => {
     await deliver(published(10), completed(10, BOB), completed(10, BOB), favorited(10, BOB), favorited(10, BOB));
     const once = new InMemoryReputation();
-    const handleOnce = new HandleGuideEvent(once, new InMemoryBadgeCatalogue(TEST_BADGES), clock);
+    const handleOnce = new HandleGuideEvent(once, new InMemoryBadgeCatalogue(TEST_BADGES), clock, new RecordingIntegrationEvents());
     let id = 1;
     for (const e of [published(10), completed(10, BOB), favorited(10, BOB)]) await handleOnce.execute(String(id++), e);
     expect(store.total(ALICE)).toBe(once.total(ALICE));
@@ -133,7 +144,7 @@ describe('HandleGuideEvent', () => {
 describe('GetUserBadges', () => {
   it('lists earned badges first (most recent first), then the rest by id, and filters by category', async () => {
     const store = new InMemoryReputation();
-    const handle = new HandleGuideEvent(store, new InMemoryBadgeCatalogue(TEST_BADGES), clock);
+    const handle = new HandleGuideEvent(store, new InMemoryBadgeCatalogue(TEST_BADGES), clock, new RecordingIntegrationEvents());
     await handle.execute('1', { type: 'GuidePublished', guideId: 10, authorId: ALICE, guideType: 'replacement', at: 1_700_000_000 });
     await handle.execute('2', { type: 'GuideCompleted', guideId: 10, authorId: BOB, userId: ALICE, at: 1_700_000_100 });
     const badges = new GetUserBadges(new InMemoryReputationQueries(store, TEST_BADGES));

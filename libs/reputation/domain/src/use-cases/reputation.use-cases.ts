@@ -1,5 +1,5 @@
 import type { GuideEvent } from '@rc/guides-contracts';
-import type { Clock } from '@rc/shared-kernel';
+import type { Clock, IntegrationEvents } from '@rc/shared-kernel';
 import { BADGE_CATEGORIES, dueAwards, type BadgeCategory } from '../model/badge.js';
 import { factChanges } from '../model/facts.js';
 import { POINTS } from '../model/point-table.js';
@@ -29,6 +29,8 @@ export class HandleGuideEvent {
     private readonly store: ReputationStore,
     private readonly badges: BadgeCatalogue,
     private readonly clock: Clock,
+    /** Awards are published to the outside world (webhooks) in the same unit of work. */
+    private readonly events: IntegrationEvents,
   ) {}
 
   async execute(eventId: string, event: GuideEvent): Promise<HandledEvent> {
@@ -56,6 +58,7 @@ export class HandleGuideEvent {
           for (const due of dueAwards(catalogue, metrics)) {
             if (!(await this.store.award(userId, due.badge.id, due.occasion, at))) continue;
             await this.store.record({ userId, points: POINTS.badge[due.badge.type], cause: 'badge', guideId, badgeId: due.badge.id, eventId, at });
+            await this.events.publish({ type: 'badge.awarded', resource: `user:${userId}`, data: { userid: userId, badgeid: due.badge.id, name: due.badge.name, guideid: guideId }, at });
             entries++;
             awardedThisRound++;
           }

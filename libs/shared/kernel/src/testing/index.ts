@@ -1,3 +1,4 @@
 export * from './fixed-clock.js';
 export * from './immediate-unit-of-work.js';
 export * from './recording-job-queue.js';
+export * from './recording-integration-events.js';

@@ -1,13 +1,14 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { PgBossJobQueue } from '@rc/shared-jobs';
+import { PgBossJobQueue } from './pg-boss-job-queue.js';
 import { JobQueue, type JobHandler, type JobRequest } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 
 /**
- * The process's job queue (the kernel's `JobQueue`, which the contexts' use cases enqueue to) and
- * its workers. pg-boss is started after the migrations (`start`), so nothing is enqueued before;
- * every job runs in its own MikroORM context (a fork of the EntityManager), as a request does.
+ * A process's job queue (the kernel's `JobQueue`, which the contexts' use cases enqueue to) and
+ * its workers: the app binds it as `JobQueue` and starts it with every context's handlers. pg-boss
+ * is started after the migrations (`start`), so nothing is enqueued before; every job runs in its
+ * own MikroORM context (a fork of the EntityManager), as a request does.
  */
 export class BackgroundJobs extends JobQueue {
   private queue: PgBossJobQueue | null = null;
@@ -26,9 +27,16 @@ export class BackgroundJobs extends JobQueue {
       connectionString: databaseUrl,
       onError: (error) => this.logger.warn({ err: error, context: 'jobs' }, 'job queue error'),
     });
+    await this.work(handlers, concurrency);
+  }
+
+  /** After `start`: runs these handlers' jobs in this process too, `concurrency` at once per kind (0: none, another process runs them). */
+  async work(handlers: Readonly<Record<string, JobHandler>>, concurrency: number): Promise<void> {
+    const queue = this.queue;
+    if (!queue) throw new Error('The job queue is not started yet');
     if (concurrency <= 0) return;
     for (const [name, handler] of Object.entries(handlers)) {
-      await this.queue.work(name, (payload, run) => this.runOne(name, handler, payload, run), { concurrency });
+      await queue.work(name, (payload, run) => this.runOne(name, handler, payload, run), { concurrency });
     }
   }
 

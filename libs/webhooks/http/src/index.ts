@@ -1,0 +1,2 @@
+export * from './webhooks.api-module.js';
+export * from './webhook-jobs.js';

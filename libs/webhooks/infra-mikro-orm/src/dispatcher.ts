@@ -1,0 +1,137 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock, JobQueue, JobPayload } from '@rc/shared-kernel';
+import { isDelivered, nextAttemptAfter, nextInStream, type DeliveryStatus } from '@rc/webhooks-domain';
+import { sendWebhook, type SendResult, type SenderOptions } from './sender.js';
+import { webhookHeaders } from './signing.js';
+
+export const DELIVER_JOB = 'webhooks.deliver';
+
+/** The outbox rows fanned out per statement, and the streams enqueued per sweep. */
+const BATCH = 500;
+/** Deliveries one job sends before it leaves the rest of its stream to the next job. */
+const PER_JOB = 100;
+
+export type Send = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
+
+/**
+ * Moves events from the outbox to subscribers.
+ *
+ * - `sweep` fans committed outbox rows out to one delivery row per interested subscription (rows
+ *   claimed with SKIP LOCKED, so any number of instances may sweep at once), then enqueues one
+ *   job per stream (a subscription and a resource) that has a delivery due. The job's dedupe key
+ *   is the stream, so one job at a time sends a stream's events, in order.
+ * - `deliverStream` (the job) sends the stream's pending deliveries earliest first, each signed,
+ *   until one fails: that one waits for its retry (the backoff schedule) and holds the later ones
+ *   back. A delivery is marked delivered only after a 2xx, so a crash between the two sends it
+ *   again (at least once; the `webhook-id` lets the receiver drop the repeat).
+ */
+export class WebhookDispatcher {
+  private readonly send: Send;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    sender: SenderOptions | Send,
+  ) {
+    this.send = typeof sender === 'function' ? sender : (url, headers, body) => sendWebhook(url, headers, body, sender);
+  }
+
+  /** Fans out what the outbox holds, then enqueues the due streams; how many of each. */
+  async sweep(): Promise<{ fannedOut: number; enqueued: number }> {
+    let fannedOut = 0;
+    for (;;) {
+      const n = await this.fanOut();
+      fannedOut += n;
+      if (n < BATCH) break;
+    }
+    const due = await this.em.execute<{ subscription_id: number; resource: string }[]>(
+      // A stream is due when its earliest pending delivery is (the later ones wait behind it) and
+      // its subscription is enabled (a paused one keeps its pending deliveries for later).
+      `SELECT heads.subscription_id, heads.resource FROM (
+         SELECT DISTINCT ON (subscription_id, resource) subscription_id, resource, next_attempt_at
+         FROM webhook_deliveries WHERE status = 'pending' ORDER BY subscription_id, resource, event_seq
+       ) heads JOIN webhook_subscriptions s ON s.id = heads.subscription_id AND s.enabled
+       WHERE heads.next_attempt_at <= ? LIMIT ${BATCH}`,
+      [this.clock.now()],
+    );
+    let enqueued = 0;
+    for (const s of due) if (await this.jobs.enqueue(deliverJob(s.subscription_id, s.resource))) enqueued++;
+    return { fannedOut, enqueued };
+  }
+
+  /**
+   * Forgets what is done with: deliveries delivered or given up before `before`, then outbox rows
+   * dispatched before it that no delivery refers to any more. Pending deliveries (and their events)
+   * stay however old. The numbers of each removed.
+   */
+  async prune(before: Date): Promise<{ deliveries: number; events: number }> {
+    const deliveries = await this.em.execute(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ? RETURNING 1 AS gone`, [before]);
+    const events = await this.em.execute(
+      `DELETE FROM webhook_outbox o WHERE o.dispatched_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = o.seq) RETURNING 1 AS gone`,
+      [before],
+    );
+    return { deliveries: deliveries.length, events: events.length };
+  }
+
+  /** One batch of the outbox, in one statement: delivery rows for the subscribers, the rows marked dispatched. */
+  private async fanOut(): Promise<number> {
+    const now = this.clock.now();
+    const rows = await this.em.execute(
+      `WITH batch AS (
+         SELECT seq, type, resource FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
+       ), fanned AS (
+         INSERT INTO webhook_deliveries (message_id, subscription_id, event_seq, resource, status, attempts, next_attempt_at, created_at)
+         SELECT gen_random_uuid(), s.id, b.seq, b.resource, 'pending', 0, ?, ? FROM batch b JOIN webhook_subscriptions s ON s.enabled AND b.type = ANY (s.events)
+         ON CONFLICT (subscription_id, event_seq) DO NOTHING
+       )
+       UPDATE webhook_outbox o SET dispatched_at = ? FROM batch b WHERE o.seq = b.seq RETURNING o.seq`,
+      [now, now, now],
+    );
+    return rows.length;
+  }
+
+  /** Sends a stream's due deliveries in order (the job's work); how many were delivered. */
+  async deliverStream(subscriptionId: number, resource: string): Promise<number> {
+    let delivered = 0;
+    for (let i = 0; i < PER_JOB; i++) {
+      const [sub] = await this.em.execute<{ url: string; secret: string; enabled: boolean }[]>('SELECT url, secret, enabled FROM webhook_subscriptions WHERE id = ?', [subscriptionId]);
+      if (!sub?.enabled) return delivered;
+      const [row] = await this.em.execute<{ id: string; message_id: string; seq: string; status: DeliveryStatus; next_attempt_at: Date | null; attempts: number; body: string }[]>(
+        `SELECT d.id, d.message_id, d.event_seq AS seq, d.status, d.next_attempt_at, d.attempts, o.body FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq
+         WHERE d.subscription_id = ? AND d.resource = ? AND d.status = 'pending' ORDER BY d.event_seq LIMIT 1`,
+        [subscriptionId, resource],
+      );
+      const now = this.clock.now();
+      const head = row && nextInStream([{ id: Number(row.id), seq: Number(row.seq), status: row.status, nextAttemptAt: row.next_attempt_at && new Date(row.next_attempt_at) }], now);
+      if (!row || !head) return delivered;
+      const timestamp = Math.floor(now.getTime() / 1000);
+      const result = await this.send(sub.url, webhookHeaders(sub.secret, row.message_id, timestamp, row.body), row.body);
+      const at = this.clock.now();
+      const attempts = row.attempts + 1;
+      const status = 'status' in result ? result.status : null;
+      if (status !== null && isDelivered(status)) {
+        await this.em.execute(
+          `UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, last_attempt_at = ?, last_response_status = ?, last_error = NULL, delivered_at = ?, next_attempt_at = NULL
+           WHERE id = ? AND status = 'pending'`,
+          [attempts, at, status, at, row.id],
+        );
+        delivered++;
+        continue;
+      }
+      const next = nextAttemptAfter(attempts, at);
+      const error = 'error' in result ? result.error.slice(0, 500) : `answered ${status}`;
+      await this.em.execute(
+        `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_attempt_at = ?, last_response_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ? AND status = 'pending'`,
+        [next ? 'pending' : 'failed', attempts, at, status, error, next, row.id],
+      );
+      // Given up: the stream goes on with the next event; otherwise it waits for this one's retry.
+      if (next) return delivered;
+    }
+    return delivered;
+  }
+}
+
+export function deliverJob(subscriptionId: number, resource: string): { name: string; payload: JobPayload; dedupeKey: string } {
+  return { name: DELIVER_JOB, payload: { subscriptionId, resource }, dedupeKey: `${subscriptionId}|${resource}` };
+}
