@@ -78,6 +78,9 @@ const NOT_VIEWING = { canEdit: false, favorited: false, completed: false };
  * each document is serialised and handed to the ZIP stream, which writes through to the file with
  * back-pressure; a category's guide list is written as it is read; the manifest is assembled in a
  * side file and appended last. The file is renamed into place only once complete (ArchiveStore).
+ * The pictures the documents show (the media context's Image objects) are packed under `media/`
+ * before the first document that shows them, each file streamed from the media store into its
+ * entry (ArchiveMedia); what grows with the content is one number per image packed.
  */
 export class ArchiveBuilder {
   private running: Promise<BuildResult> | null = null;
