@@ -13,7 +13,7 @@ export function corsOptions(config: AppConfig) {
   return {
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] as string[],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'X-App-Id', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'Range', 'If-Range'],
+    allowedHeaders: ['Authorization', 'X-App-Id', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'Range', 'If-Range'],
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition'],
     optionsSuccessStatus: 204,
     maxAge: 600,

@@ -414,10 +414,12 @@ describe('the offline oManual archive', () => {
       const timerDir = await mkdtemp(join(tmpdir(), 'archives-timer-'));
       const timed = await startTestApi({ ARCHIVE_DIR: timerDir, ARCHIVE_CHECK_SECONDS: '1' });
       try {
+        // The file is renamed into place before the build's log line is written: wait for both.
+        const built = () => timed.logs.some((l) => l['msg'] === 'archive built');
         const deadline = Date.now() + 20_000;
-        while (Date.now() < deadline && !(await readdir(timerDir)).some((f) => f.endsWith('.zip'))) await new Promise((r) => setTimeout(r, 200));
+        while (Date.now() < deadline && !(built() && (await readdir(timerDir)).some((f) => f.endsWith('.zip')))) await new Promise((r) => setTimeout(r, 200));
         expect((await readdir(timerDir)).filter((f) => f.endsWith('.zip'))).toHaveLength(1);
-        expect(timed.logs.some((l) => l['msg'] === 'archive built')).toBe(true);
+        expect(built()).toBe(true);
         expect((await timed.request('GET', '/archives/omanual')).status).toBe(200);
       } finally {
         await timed.close();

@@ -516,18 +516,55 @@ describe('the gateway in front of two API replicas (docker/compose.production.ym
       expect(reader.headers['x-cache-status']).toBe('REVALIDATED');
     });
 
-    withNginx('stores only what the API marks public: lists are passed through each time', async () => {
-      for (let i = 0; i < 2; i++) {
-        const res = await gateway('GET', '/api/2.0/guides?limit=1');
-        expect(res.status).toBe(200);
-        expect(res.headers['x-cache-status']).toBe('MISS');
+    withNginx('keeps every anonymous answer, lists included, and revalidates it on every use: a change shows at once', async () => {
+      const path = '/api/2.0/teams?limit=200';
+      const first = await gateway('GET', path);
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('public, no-cache');
+      const second = await gateway('GET', path);
+      expect(second.headers['x-cache-status']).toBe('REVALIDATED');
+      expect(second.text).toBe(first.text);
+      const created = await gateway('POST', '/api/2.0/teams', { Authorization: alice }, { name: `Gateway team ${Date.now()}` });
+      expect(created.status).toBe(201);
+      const after = await gateway('GET', path);
+      expect(after.headers['x-cache-status']).toBe('EXPIRED');
+      expect(after.body.map((t: { teamid: number }) => t.teamid)).toContain(created.body.teamid);
+    });
+
+    withNginx('never answers a body older than the revision a client has seen on any replica (its If-None-Match names it)', async () => {
+      // Stored by the gateway at the current revision.
+      const stored = await gateway('GET', `/api/2.0/guides/${guide.guideid}`);
+      expect(stored.status).toBe(200);
+      // An edit on one replica, sent with the ETag read through the gateway as If-Match, read back on the other.
+      const edit = await call(direct(0), 'PATCH', `/api/2.0/guides/${guide.guideid}`, { Authorization: bob, 'If-Match': stored.headers['etag']! }, { title: `${guide.title}, seen elsewhere` });
+      expect(edit.status).toBe(200);
+      // The other replica shows it once it has heard of the change (at once, or within moments).
+      const seen = await until('the edit on the other replica', async () => {
+        const res = await call(direct(1), 'GET', `/api/2.0/guides/${guide.guideid}`);
+        return res.body.revisionid === edit.body.revisionid ? res : undefined;
+      }, 10_000);
+      expect(seen.headers['etag']).toMatch(new RegExp(`^"r${edit.body.revisionid}-`));
+      // The ETag of the stored body is stale now: a write with it is the 409 with the current guide.
+      const lost = await gateway('PATCH', `/api/2.0/guides/${guide.guideid}`, { Authorization: bob, 'If-Match': stored.headers['etag']! }, { title: 'Lost update' });
+      expect(lost.status).toBe(409);
+      expect(lost.body.revisionid).toBe(edit.body.revisionid);
+      // Through the gateway, on either replica: a 304 to the newer ETag, never the stored older body.
+      for (let i = 0; i < 4; i++) {
+        const res = await gateway('GET', `/api/2.0/guides/${guide.guideid}`, { 'If-None-Match': seen.headers['etag']! });
+        expect(res.status).toBe(304);
+        const old = await gateway('GET', `/api/2.0/guides/${guide.guideid}`, { 'If-None-Match': stored.headers['etag']! });
+        expect(old.status).toBe(200);
+        expect(old.body.revisionid).toBe(edit.body.revisionid);
+        const plain = await gateway('GET', `/api/2.0/guides/${guide.guideid}`);
+        expect(plain.body.revisionid).toBe(edit.body.revisionid);
       }
+      guide.revisionid = edit.body.revisionid as number;
+      guide.title = edit.body.title as string;
     });
   });
 
-  // The health endpoints come from another branch: where they are not in the API yet, both sides
-  // answer 404; /api/2.0/guides shows the same pass-through either way.
-  it.each(['/api/2.0/health/live', '/api/2.0/health/ready', '/api/2.0/guides?limit=1'])('answers %s through the gateway as a replica does, never from the cache', async (path) => {
+  // The health probes are answered with Cache-Control: no-store.
+  it.each(['/api/2.0/health/live', '/api/2.0/health/ready'])('answers %s through the gateway as a replica does, never from the cache', async (path) => {
     const through = await gateway('GET', path);
     expect(through.status).toBe((await call(direct(0), 'GET', path)).status);
     const again = await gateway('GET', path);
@@ -557,6 +594,12 @@ describe('the gateway in front of two API replicas (docker/compose.production.ym
     expect(stale.status).toBe(200);
     expect(stale.headers['x-cache-status']).toBe('STALE');
     expect(stale.text).toBe(fresh.text);
-    expect((await gateway('GET', '/api/2.0/guides?limit=1')).status).toBe(502);
+    // Lists are stored too (public, revalidated): the last one stored.
+    const list = await gateway('GET', '/api/2.0/guides?limit=1');
+    expect([list.status, list.headers['x-cache-status']]).toEqual([200, 'STALE']);
+    // A client that says what it holds is never given a stored body instead of an answer of the API:
+    // the stored one may be older than the one it has seen.
+    expect((await gateway('GET', `/api/2.0/guides/${guideid}`, { 'If-None-Match': fresh.headers['etag']! })).status).toBe(502);
+    expect((await gateway('GET', `/api/2.0/guides/${guideid}`, { 'If-Modified-Since': fresh.headers['last-modified']! })).status).toBe(502);
   });
 });

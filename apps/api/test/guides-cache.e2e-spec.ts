@@ -52,7 +52,10 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     const guide = await publicGuide('Cached guide');
     const res = await get(`/guides/${guide.guideid}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    // The revision, then a hash of the bytes (a write may send it back as If-Match).
+    expect(res.headers.get('etag')).toBe(`"r${guide.revisionid}-${res.headers.get('etag')!.slice(-28, -1)}"`);
+    expect(res.headers.get('etag')).toMatch(/^"r\d+-[A-Za-z0-9_-]{27}"$/);
+    expect(new Date(res.headers.get('last-modified')!).getTime()).toBeGreaterThan(Date.now() - 3_600_000);
     expect(res.headers.get('cache-control')).toBe('public, no-cache');
     expect(res.headers.get('vary')).toMatch(/Authorization/);
     expect(res.headers.get('content-type')).toBe('application/json');
@@ -196,14 +199,19 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     expect(JSON.stringify(after.steps)).toContain('New step text');
   });
 
-  it('keeps viewer-specific, private, pretty, XML and past-revision reads out of the cache', async () => {
+  it('keeps viewer-specific, private, pretty, XML and past-revision reads out of the cache (they get ETags of their own bytes)', async () => {
     const guide = await publicGuide('Viewer guide');
+    const cached = (await get(`/guides/${guide.guideid}`)).headers.get('etag');
     const mine = await api.request('GET', `/guides/${guide.guideid}`, { token: alice });
     expect(mine.body.can_edit).toBe(true);
-    expect(mine.headers.get('etag')).toBeNull();
-    expect((await get(`/guides/${guide.guideid}?pretty`)).headers.get('etag')).toBeNull();
+    expect(mine.headers.get('etag')).toMatch(new RegExp(`^"r${guide.revisionid}-`));
+    expect(mine.headers.get('cache-control')).toBe('private, no-cache');
+    const others = [mine.headers.get('etag')];
+    for (const path of [`/guides/${guide.guideid}?pretty`, `/guides/${guide.guideid}?type=XML`]) others.push((await get(path)).headers.get('etag'));
     expect((await get(`/guides/${guide.guideid}?type=XML`)).headers.get('content-type')).toBe('application/xml');
-    expect((await get(`/guides/${guide.guideid}?revisionid=${guide.revisionid}`)).headers.get('etag')).toBeNull();
+    // The same bytes as the cached body (the same revision, read by id): the same ETag, built by the route.
+    expect((await get(`/guides/${guide.guideid}?revisionid=${guide.revisionid}`)).headers.get('etag')).toBe(cached);
+    expect(new Set([cached, ...others]).size).toBe(4);
 
     const privateGuide = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'Private one' } });
     expect((await get(`/guides/${privateGuide.body.guideid}`)).status).toBe(403);

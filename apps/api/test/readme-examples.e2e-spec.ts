@@ -77,6 +77,8 @@ describe('the README examples', () => {
     // What the examples say they show: the reset asked and confirmed (200s), the log-out done (204),
     // the new password of the reset works, the archive saved under its own name and resumed into omanual.zip.
     expect(stdout).toMatch(/200\n[\s\S]*\nCode: [A-Za-z0-9_-]+\n[\s\S]*200\n[\s\S]*204\n/);
+    // The conditional read of the tour: the ETag just read is current (304).
+    expect(stdout).toMatch(/[^0-9]304\n/);
     expect((await api.request('POST', '/user/token', { appId: 'demo-app-id', body: { email: 'bob@example.com', password: 'bob-new-long-password' } })).status).toBe(201);
     const saved = await readdir(work);
     expect(saved).toContain('omanual.zip');

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { documentConditionalRequests } from '@rc/shared-http';
 
 export const DOCS_PATH = 'api/2.0/docs';
 
@@ -17,7 +18,7 @@ export function buildOpenApiDocument(app: INestApplication, publicBaseUrl: strin
     .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'The word `api`, a space, and the token: `api <token>`' }, 'api')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-App-Id', description: 'A registered application id' }, 'appId')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return documentConditionalRequests(SwaggerModule.createDocument(app, config));
 }
 
 export function serveSwagger(app: INestApplication, document: OpenAPIObject): void {

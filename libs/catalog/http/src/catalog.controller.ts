@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import {
   CreateWiki,
@@ -14,10 +14,10 @@ import {
   type CategoryNode,
   type WikiPage,
 } from '@rc/catalog-domain';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, flag, optionalId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, optionalId, representsRevision, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
@@ -39,7 +39,7 @@ type Query = Record<string, unknown>;
 const editorOf = (p: Caller | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
 const WIKI = { description: 'The full wiki page (reference §3.10)', type: WikiResponseDto };
 const DISPLAYS = ['objects', 'leaves', 'hierarchy', 'hierarchyOrder'];
-const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current page' };
+const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current page' };
 
 @ApiTags('Categories and wikis')
 @ApiExtraModels(WikiFlagResponseDto, CategoryTreeWithTitlesResponseDto, CategoryOrderNodeResponseDto, WikiSummaryResponseDto, WikiResponseDto)
@@ -145,9 +145,11 @@ export class CatalogController {
   @Get('wikis/:namespace/:title')
   @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404], notFound: 'Wiki not found' })
   @ApiOkResponse(WIKI)
-  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
+  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Res({ passthrough: true }) res: Response) {
     const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: optionalId(query, 'revisionid') });
-    return this.reader.present(page, viewer);
+    const body = await this.reader.present(page, viewer);
+    representsRevision(res, body.revisionid, body.modified_date);
+    return body;
   }
 
   @Post('wikis')
@@ -169,30 +171,30 @@ export class CatalogController {
 
   @Patch('wikis/:namespace/:title')
   @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
-  @ApiQuery(REVISION) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
-  async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller) {
-    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), fields: body, ...changeNoteOf(query, body) });
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
+  async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
+    const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: expectedRevision(req, query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(page, principal);
   }
 
   @Delete('wikis/:namespace/:title')
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
-  async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
-    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: requiredRevision(query), ...changeNoteOf(query) });
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
+  async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request): Promise<void> {
+    await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: expectedRevision(req, query), ...changeNoteOf(query) });
   }
 
   @Post('wikis/:namespace/:title/revert')
   @HttpCode(200)
   @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
-  @ApiQuery(REVISION) @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
-  async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
+  async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     const page = await this.revert.execute({
       editor: editorOf(principal),
       namespace: namespaceOf(ns),
       title,
-      revisionid: requiredRevision(query),
+      revisionid: expectedRevision(req, query),
       toRevisionid: requiredRevision(query, 'to_revisionid'),
       ...changeNoteOf(query),
     });

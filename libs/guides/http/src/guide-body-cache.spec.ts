@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GuideBodyCache, jsonOf, matchesEtag } from './guide-body-cache.js';
+import { GuideBodyCache, jsonOf, lastModifiedOf, matchesEtag, notModified } from './guide-body-cache.js';
 
 describe('GuideBodyCache', () => {
   let now = 0;
@@ -121,6 +121,39 @@ describe('GuideBodyCache', () => {
     expect(c.enabled).toBe(false);
     put(c, 'a', 'v', { x: 1 });
     expect(c.get('a', 'v')).toBeNull();
+  });
+});
+
+describe('revisions and dates', () => {
+  it('names the guide\'s revision in the ETag of a body, for both representations', () => {
+    const c = new GuideBodyCache({ maxBytes: 1 << 20, maxAgeMs: 60_000 });
+    const { entry } = c.put('1:inline', '123.45', JSON.stringify({ guideid: 1, revisionid: 123 }), [], false);
+    expect(entry.etag).toMatch(/^"r123-[A-Za-z0-9_-]{27}"$/);
+    expect(entry.etagGzip).toBe(entry.etag.replace(/"$/, '-gzip"'));
+  });
+
+  it('dates a body by the later of its own and its prerequisites\' modification, not by a prerequisite summary\'s', () => {
+    const body = {
+      prerequisites: [{ guideid: 2, modified_date: 1_900_000_000, prereq_modified_date: 1_900_000_000 }],
+      title: 'has "modified_date":1 in its text',
+      modified_date: 1_700_000_000,
+      prereq_modified_date: 1_700_000_500,
+      public: true,
+    };
+    expect(lastModifiedOf(JSON.stringify(body))).toBe(new Date(1_700_000_500_000).toUTCString());
+    expect(lastModifiedOf(JSON.stringify({ ...body, prereq_modified_date: 0 }))).toBe(new Date(1_700_000_000_000).toUTCString());
+    expect(lastModifiedOf('{"guideid":1}')).toBeNull();
+  });
+
+  it('answers 304 to a matching If-None-Match, else (without one) to an If-Modified-Since no earlier than Last-Modified', () => {
+    const lastModified = new Date(1_700_000_000_000).toUTCString();
+    expect(notModified({ 'if-none-match': '"a"' }, '"a"', lastModified)).toBe(true);
+    expect(notModified({ 'if-none-match': '"b"', 'if-modified-since': lastModified }, '"a"', lastModified)).toBe(false);
+    expect(notModified({ 'if-modified-since': lastModified }, '"a"', lastModified)).toBe(true);
+    expect(notModified({ 'if-modified-since': new Date(1_699_999_999_000).toUTCString() }, '"a"', lastModified)).toBe(false);
+    expect(notModified({ 'if-modified-since': 'yesterday' }, '"a"', lastModified)).toBe(false);
+    expect(notModified({ 'if-modified-since': lastModified }, '"a"', null)).toBe(false);
+    expect(notModified({}, '"a"', lastModified)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { etagOf, hashOf } from '@rc/shared-http';
 
 export interface CachedBody {
   /**
@@ -8,10 +8,15 @@ export interface CachedBody {
    * accept gzip and inflated for the others.
    */
   readonly gzip: Buffer;
-  /** A strong ETag of the JSON: a hash of exactly its bytes. */
+  /**
+   * A strong ETag of the JSON: a hash of exactly its bytes, named by the guide's revision as every
+   * ETag of a versioned resource is (`"r<revisionid>-<hash>"`: a write may send it as `If-Match`).
+   */
   readonly etag: string;
   /** The ETag of the gzipped representation. */
   readonly etagGzip: string;
+  /** `Last-Modified` (an HTTP date): the later of the guide's and its prerequisites' modification. */
+  readonly lastModified: string | null;
   readonly version: string;
   readonly storedAt: number;
   /** The users the body shows (author objects): a change to one of them drops the entry. */
@@ -96,8 +101,9 @@ export class GuideBodyCache {
    * out those read again, and are not compressed unless a client asks for gzip.
    */
   put(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
-    const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
-    const tags = { etag: `"${hash}"`, etagGzip: `"${hash}-gzip"`, version, storedAt: this.now(), users, pinned };
+    // The version is the guide's revision id, then its prerequisites' (`<revisionid>.<highest>`).
+    const etag = etagOf(hashOf(json), parseInt(version, 10) || null);
+    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, storedAt: this.now(), users, pinned };
     if (!this.admits(key)) {
       let gzip: Buffer | undefined;
       const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= compress(json)); } };
@@ -160,6 +166,34 @@ export class GuideBodyCache {
       if (keys?.size === 0) this.byUser.delete(id);
     }
   }
+}
+
+/**
+ * The guide body's `Last-Modified`: the later of its top-level `modified_date` and
+ * `prereq_modified_date`, the last keys of that name in the body (prerequisite summaries come
+ * before them; JSON escapes the quotes of any text, so no string can look like a key).
+ */
+export function lastModifiedOf(json: string): string | null {
+  const at = json.lastIndexOf('"prereq_modified_date":');
+  const from = at < 0 ? -1 : json.lastIndexOf('"modified_date":', at);
+  if (from < 0) return null;
+  const modified = parseInt(json.slice(from + 16, from + 32), 10);
+  const prereq = parseInt(json.slice(at + 23, at + 39), 10);
+  const seconds = Math.max(Number.isFinite(modified) ? modified : 0, Number.isFinite(prereq) ? prereq : 0);
+  return seconds > 0 ? new Date(seconds * 1000).toUTCString() : null;
+}
+
+/**
+ * Whether the request's conditions make the answer a 304 (RFC 9110 §13.2.2): its `If-None-Match`
+ * names this ETag; without one, its `If-Modified-Since` is no earlier than `lastModified`.
+ */
+export function notModified(headers: { 'if-none-match'?: string; 'if-modified-since'?: string }, etag: string, lastModified: string | null): boolean {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) return matchesEtag(inm, etag);
+  const ims = headers['if-modified-since'];
+  if (!ims || !lastModified) return false;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && Date.parse(lastModified) <= since;
 }
 
 /** Whether an `If-None-Match` header names this ETag (or is `*`). */

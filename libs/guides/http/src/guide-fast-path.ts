@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ID } from '@rc/shared-kernel';
+import { newestRevisionNamed } from '@rc/shared-http';
 import type { CachedBody } from './guide-body-cache.js';
 import { guideBodyKey, type PublicGuideBodies } from './public-guide-bodies.js';
 import type { GuideVersions } from './guide-versions.js';
@@ -37,6 +38,8 @@ export function guideFastPath(
     if (!match || req.headers.accept?.includes('xml')) return false;
     const guideId = Number(match[1]);
     if (guideId > MAX_ID) return false;
+    // A client that has seen a newer revision (on another instance) than the one remembered.
+    if (req.headers['if-none-match'] !== undefined) versions.forgetOlderThan(guideId, newestRevisionNamed(req.headers['if-none-match']));
     const remembered = versions.peek(guideId);
     // Remembered as not public: the route answers.
     if (remembered === null) return false;

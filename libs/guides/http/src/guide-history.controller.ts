@@ -1,4 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiCreatedResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ChangeGuideAccess,
@@ -14,7 +15,7 @@ import {
 } from '@rc/guides-domain';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, IdParam, requiredId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, IdParam, IfMatchRevision, requiredId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
 import { GuideDiffResponseDto, GuideRevisionResponseDto, GuideTeamsResponseDto, GuideUsersResponseDto } from './dto/guide-history.response.dto.js';
 import { GuideResponseDto } from './dto/guide.response.dto.js';
 import { guideDiffBody } from './guide-diff.js';
@@ -104,14 +105,14 @@ export class GuideHistoryController {
     notFound: 'Guide not found',
     conflict: GuideResponseDto,
   })
-  @ApiQuery({ name: 'revisionid', required: true, description: 'The current revision id' }) @ApiQuery({ name: 'to_revisionid', required: true, description: 'The revision to restore' })
+  @ApiQuery({ name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead)' }) @IfMatchRevision() @ApiQuery({ name: 'to_revisionid', required: true, description: 'The revision to restore' })
   @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiOkResponse({ description: 'The guide as it now is', type: GuideResponseDto })
-  async revertGuide(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
+  async revertGuide(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     const guide = await this.revert.execute({
       editor: editorOf(principal)!,
       guideId: guideIdOf(raw),
-      revisionid: requiredRevision(query),
+      revisionid: expectedRevision(req, query),
       toRevisionid: requiredRevision(query, 'to_revisionid'),
       ...changeNoteOf(query),
     });

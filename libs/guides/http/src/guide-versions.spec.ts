@@ -57,6 +57,22 @@ describe('GuideVersions', () => {
     expect(await versionOf(99)).toBe('30.0');
   });
 
+  it('forgets a remembered version older than a revision a client has seen, before its announcement arrives', async () => {
+    versions.connected();
+    expect(await versionOf(1)).toBe('10.0');
+    // Committed and answered elsewhere; the announcement has not reached this instance yet.
+    source.rows.set(1, { version: '12.0', prerequisites: [] });
+    versions.forgetOlderThan(1, 10);
+    expect(versions.peek(1)).toBe('10.0');
+    versions.forgetOlderThan(1, 12);
+    expect(versions.peek(1)).toBeUndefined();
+    expect(await versionOf(1)).toBe('12.0');
+    // Not public (null) and unknown guides stay as they are.
+    expect(await versionOf(99)).toBeNull();
+    versions.forgetOlderThan(99, 5);
+    expect(versions.peek(99)).toBeNull();
+  });
+
   it('forgets the guides whose version covers an announced prerequisite', async () => {
     versions.connected();
     await versionOf(2);

@@ -105,6 +105,17 @@ export class GuideVersions {
     this.onUserChanged(userId);
   }
 
+  /**
+   * A client has seen this revision of the guide (its `If-None-Match` names it, from any instance):
+   * a remembered version older than that missed a notification still on its way, so it is
+   * forgotten and the next read looks the version up. No read then answers an older body than one
+   * the client has already seen elsewhere.
+   */
+  forgetOlderThan(guideId: number, revisionid: number): void {
+    const version = this.known.get(guideId)?.version;
+    if (version && parseInt(version, 10) < revisionid) this.forget(guideId);
+  }
+
   /** The remembered version (`null`: not public), or `undefined` when it must be looked up. */
   peek(guideId: number): string | null | undefined {
     if (!this.listening) return undefined;

@@ -21,7 +21,7 @@ import {
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, flag, list, optionalId, order, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, list, optionalId, order, representsRevision, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
@@ -43,9 +43,10 @@ function stepIdOf(raw: string): number {
   return id;
 }
 
+const STEP_REVISION = { name: 'revisionid', required: true, description: "The step's current revision id; a stale one is a 409 whose body is the current step" };
 const GUIDE_BODY = { description: 'The full guide (reference §3.5)', type: GuideResponseDto };
 const GUIDE_LIST = { description: 'Guide summaries (reference §3.4)', type: GuideSummaryResponseDto, isArray: true };
-const REVISION = { name: 'revisionid', required: true, description: 'The current revision id; a stale one is a 409 whose body is the current version' };
+const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current version' };
 
 @ApiTags('Guides')
 @Controller('guides')
@@ -109,7 +110,9 @@ export class GuidesController {
       const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
       if (body) return body;
     }
-    return this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments });
+    const guide = await this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments });
+    representsRevision(res, guide.revisionid, Math.max(guide.modified_date ?? 0, guide.prereq_modified_date ?? 0) || null);
+    return guide;
   }
 
   @Post()
@@ -125,11 +128,11 @@ export class GuidesController {
   @Patch(':guideid')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Edit a guide (author, collaborators, team members, Admins)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiBody({ type: GuideWriteDto })
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiBody({ type: GuideWriteDto })
   @ApiOkResponse(GUIDE_BODY)
-  async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller) {
+  async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     const guideId = guideIdOf(raw);
-    const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: requiredRevision(query), fields: body, ...changeNoteOf(query, body) });
+    const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: expectedRevision(req, query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(guide, principal);
   }
 
@@ -137,26 +140,26 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @HttpCode(204)
   @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiNoContentResponse({ description: 'Deleted' })
-  async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller): Promise<void> {
-    await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), ...changeNoteOf(query) });
+  async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request): Promise<void> {
+    await this.deleteGuide.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: expectedRevision(req, query), ...changeNoteOf(query) });
   }
 
   @Put(':guideid/public')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
-  publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
-    return this.visibility(raw, query, principal, true);
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
+  publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
+    return this.visibility(raw, query, principal, true, req);
   }
 
   @Delete(':guideid/public')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
-  unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
-    return this.visibility(raw, query, principal, false);
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
+  unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
+    return this.visibility(raw, query, principal, false, req);
   }
 
   @Post(':guideid/steps')
@@ -173,7 +176,7 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @IdParam('stepid', 'The step id')
   @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
-  @ApiQuery(REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
+  @ApiQuery(STEP_REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
   async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Caller) {
     const stepId = stepIdOf(rawStep);
     const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body, ...changeNoteOf(query, body) });
@@ -184,7 +187,7 @@ export class GuidesController {
   @IdParam('guideid', 'The guide id')
   @IdParam('stepid', 'The step id')
   @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
-  @ApiQuery(REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
+  @ApiQuery(STEP_REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query), ...changeNoteOf(query) });
     return this.reader.present(guide, principal);
@@ -193,9 +196,9 @@ export class GuidesController {
   @Put(':guideid/steporder')
   @IdParam('guideid', 'The guide id')
   @Endpoint({ summary: 'Reorder the steps', description: '`stepids` must list every step once.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
-  async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Caller) {
-    const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), stepids: body.stepids, ...changeNoteOf(query, body) });
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
+  async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
+    const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: expectedRevision(req, query), stepids: body.stepids, ...changeNoteOf(query, body) });
     return this.reader.present(guide, principal);
   }
 
@@ -251,8 +254,8 @@ export class GuidesController {
     return this.reader.present(guide, principal);
   }
 
-  private async visibility(raw: string, query: Query, principal: Caller, isPublic: boolean) {
-    const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: requiredRevision(query), isPublic, ...changeNoteOf(query) });
+  private async visibility(raw: string, query: Query, principal: Caller, isPublic: boolean, req: Request) {
+    const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: expectedRevision(req, query), isPublic, ...changeNoteOf(query) });
     return this.reader.present(guide, principal);
   }
 }

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
-import { jsonOf, matchesEtag, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import { newestRevisionNamed, NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
+import { jsonOf, notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, type BodyTemplate } from './guide-body-template.js';
 import type { GuideBodyStore } from './guide-body-store.js';
@@ -20,8 +20,9 @@ export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `
  * `GET /guides/{id}` for anonymous readers of public guides: the guide's current version (remembered,
  * or one cheap lookup), then the serialized body built from that version: from memory, else from the
  * read model (one row, the user objects filled in), else built and stored there. Answers carry a
- * strong ETag (a hash of the bytes) and `Cache-Control: public, no-cache`, so a gateway may keep
- * them and revalidate; a matching `If-None-Match` is a 304 without building anything.
+ * strong ETag (the revision and a hash of the bytes), `Last-Modified` and `Cache-Control: public,
+ * no-cache`, so a gateway may keep them and revalidate; a matching `If-None-Match` (or, without one,
+ * an `If-Modified-Since` no earlier than `Last-Modified`) is a 304 without building anything.
  */
 export class PublicGuideBodies {
   /** Requests the fast path handed on after finding their guide not public (one lookup per request). */
@@ -42,12 +43,13 @@ export class PublicGuideBodies {
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: IncomingMessage, res: ServerResponse): Promise<object | null> {
+    if (req.headers['if-none-match'] !== undefined) this.versions.forgetOlderThan(guideId, newestRevisionNamed(req.headers['if-none-match']));
     const made = this.notPublic.has(req) ? null : await this.current(guideId, inlinePrerequisites);
     if (!made) return null;
     const { entry, json } = made;
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
-    if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) return NOT_MODIFIED;
+    if (notModified(req.headers, gzip ? entry.etagGzip : entry.etag, entry.lastModified)) return NOT_MODIFIED;
     return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? jsonOf(entry));
   }
 
@@ -108,7 +110,7 @@ export class PublicGuideBodies {
     vary(res, 'Accept');
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
-    if (matchesEtag(req.headers['if-none-match'], gzip ? entry.etagGzip : entry.etag)) {
+    if (notModified(req.headers, gzip ? entry.etagGzip : entry.etag, entry.lastModified)) {
       res.statusCode = 304;
       res.end();
       return;
@@ -123,6 +125,7 @@ export class PublicGuideBodies {
 
   private setHeaders(entry: CachedBody, res: ServerResponse, gzip: boolean): void {
     res.setHeader('ETag', gzip ? entry.etagGzip : entry.etag);
+    if (entry.lastModified) res.setHeader('Last-Modified', entry.lastModified);
     res.setHeader('Cache-Control', 'public, no-cache');
     vary(res, 'Authorization');
     vary(res, 'Accept-Encoding');

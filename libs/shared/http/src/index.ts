@@ -4,6 +4,7 @@
 // rendering, and the Nest wiring helpers.
 export * from './api-exception.filter.js';
 export * from './api-express-adapter.js';
+export * from './conditional.js';
 export * from './conflict-bodies.js';
 export * from './error-response.dto.js';
 export * from './json-body.js';

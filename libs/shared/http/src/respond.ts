@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { conditionalGet, sendNotModified } from './conditional.js';
 
 /** `?pretty` (present with any value or none) indents the body. */
 export function wantsPretty(req: Request | undefined): boolean {
@@ -19,7 +20,8 @@ export class SerializedJson {
 
 /**
  * Writes a JSON body with `Content-Type: application/json` exactly (Express would add a charset
- * parameter). Every success and error body of the API goes out through here.
+ * parameter). Every success and error body of the API goes out through here, and every 200 to a
+ * GET gets its ETag and caching headers here (or a 304: see `conditionalGet`).
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
   if (body === NOT_MODIFIED) {
@@ -29,6 +31,8 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   const pretty = wantsPretty(res.req);
   if (body instanceof SerializedJson && body.encoding) res.setHeader('Content-Encoding', body.encoding);
   const text = body instanceof SerializedJson ? body.json : JSON.stringify(body, null, pretty ? 2 : undefined);
+  // Every GET answer carries validators; a request whose copy is current gets a 304 (conditional.ts).
+  if (res.req && conditionalGet(res.req, res, status, text)) return sendNotModified(res);
   res.status(status);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));

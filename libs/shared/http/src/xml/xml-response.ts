@@ -3,7 +3,8 @@ import { ApiExtraModels, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/sw
 import type { Request, Response } from 'express';
 import { mergeMap, type Observable } from 'rxjs';
 import { ErrorResponseDto } from '../error-response.dto.js';
-import { wantsPretty } from '../respond.js';
+import { conditionalGet } from '../conditional.js';
+import { NOT_MODIFIED, wantsPretty } from '../respond.js';
 import { errorExample } from '../route-needs.js';
 import { XmlWriter } from './xml-writer.js';
 
@@ -95,9 +96,12 @@ export class XmlResponseInterceptor implements NestInterceptor {
     http.getResponse<Response>().vary('Accept');
     if (!wantsXml(req)) return next.handle();
     markXmlRequest(req);
+    const res = http.getResponse<Response>();
     return next.handle().pipe(
       mergeMap(async (body: unknown) => {
         const xml = Buffer.from(await this.render(body, { pretty: wantsPretty(req) }), 'utf8');
+        // The same validators and caching headers as JSON answers (see conditionalGet).
+        if (conditionalGet(req, res, res.statusCode, xml)) return NOT_MODIFIED;
         return new StreamableFile(xml, { type: XML_CONTENT_TYPE, length: xml.length });
       }),
     );
