@@ -110,9 +110,9 @@ describe('catalog over HTTP: parts, tools, related pages, authors and requireGui
       expect(res.body.parts.url).toMatch(/\/Parts\/Merge_Lab$/);
       expect(res.body.parts.categories).toEqual([
         // In three guides: the first spelling, the first non-empty type and URL, the largest quantity.
-        { tag: 'Gasket', count: 3, text: 'Gasket', type: 'Silicone', quantity: 4, notes: null, url: 'https://example.com/gasket', thumbnail: null, isoptional: false, featured: false },
-        { tag: 'Fuse', count: 1, text: 'Fuse', type: '', quantity: 1, notes: null, url: null, thumbnail: null, isoptional: false, featured: false },
-        { tag: 'Heating Element', count: 1, text: 'Heating Element', type: '', quantity: 1, notes: null, url: null, thumbnail: null, isoptional: false, featured: false },
+        { tag: 'Gasket', count: 3, text: 'Gasket', type: 'Silicone', quantity: 4, notes: null, url: 'https://example.com/gasket', thumbnail: '', isoptional: false, featured: false },
+        { tag: 'Fuse', count: 1, text: 'Fuse', type: '', quantity: 1, notes: null, url: '', thumbnail: '', isoptional: false, featured: false },
+        { tag: 'Heating Element', count: 1, text: 'Heating Element', type: '', quantity: 1, notes: null, url: '', thumbnail: '', isoptional: false, featured: false },
       ]);
     });
 
@@ -128,8 +128,8 @@ describe('catalog over HTTP: parts, tools, related pages, authors and requireGui
           type: '',
           quantity: 1,
           notes: null,
-          url: null,
-          thumbnail: null,
+          url: '',
+          thumbnail: '',
           isoptional: true,
           featured: false,
           count: 2,
@@ -144,7 +144,7 @@ describe('catalog over HTTP: parts, tools, related pages, authors and requireGui
           quantity: 1,
           notes: null,
           url: 'https://example.com/t10',
-          thumbnail: null,
+          thumbnail: '',
           isoptional: false,
           featured: true,
           count: 2,
@@ -156,7 +156,7 @@ describe('catalog over HTTP: parts, tools, related pages, authors and requireGui
       const [full, legacy] = [await ok(get('/wikis/CATEGORY/Merge_Lab')), await ok(get('/categories/Merge_Lab'))];
       expect(legacy.body.parts).toEqual(full.body.parts);
       expect(legacy.body.tools).toEqual(full.body.tools);
-      for (const tool of legacy.body.tools) expect(tool).toEqual(expect.objectContaining({ text: expect.any(String), url: tool.target_url }));
+      for (const tool of legacy.body.tools) expect(tool).toEqual(expect.objectContaining({ text: expect.any(String), url: tool.target_url ?? '' }));
     });
 
     it('follows guide changes at once: a guide made private, then deleted, drops out', async () => {

@@ -249,7 +249,7 @@ describe('catalog over HTTP: reads', () => {
         parts: {
           url: expect.stringMatching(/\/Parts\/iPhone_12$/),
           categories: [
-            { tag: 'Battery adhesive strips', count: 1, text: 'Battery adhesive strips', type: '', quantity: 2, notes: null, url: null, thumbnail: null, isoptional: false, featured: false },
+            { tag: 'Battery adhesive strips', count: 1, text: 'Battery adhesive strips', type: '', quantity: 2, notes: null, url: '', thumbnail: '', isoptional: false, featured: false },
             {
               tag: 'iPhone 12 Battery',
               count: 1,
@@ -258,7 +258,7 @@ describe('catalog over HTTP: reads', () => {
               quantity: 1,
               notes: null,
               url: 'https://example.com/parts/iphone-12-battery',
-              thumbnail: null,
+              thumbnail: '',
               isoptional: false,
               featured: false,
             },
@@ -276,7 +276,7 @@ describe('catalog over HTTP: reads', () => {
         quantity: 1,
         notes: null,
         url: 'https://example.com/tools/p2',
-        thumbnail: null,
+        thumbnail: '',
         isoptional: false,
         featured: false,
         count: 1,

@@ -304,7 +304,11 @@ describe('comments and stories over HTTP', () => {
       expectError(broken, 400);
       const ok = await post(writer.token, '/stories', { ...story, images: [large], guides: [coffeeId] });
       expect(ok.status).toBe(201);
-      expect(ok.body.images).toEqual([expect.objectContaining({ id: large })]);
+      // The media context's Image object, as the media endpoints show it (no GUID made up from the id).
+      const image = (await api.request('GET', `/media/images/${large}`, { token: writer.token })).body.image;
+      expect(image).toMatchObject({ id: large, guid: expect.stringMatching(/^[A-Za-z][A-Za-z0-9]{15}$/) });
+      expect(ok.body.images).toEqual([image]);
+      expect((await get(`/stories/${ok.body.storyid}`)).body.images).toEqual([image]);
       expect(ok.body.guides).toEqual([expect.objectContaining({ guideid: coffeeId })]);
       const withImages = (await get('/stories?requireImages')).body as { storyid: number }[];
       expect(withImages.map((s) => s.storyid)).toEqual([ok.body.storyid]);

@@ -70,8 +70,8 @@ const COMMANDS: Record<string, Command> = {
     summary: 'build the offline oManual archive now (progress on standard error; the peak memory used at the end)',
     async run(ctx, _args, { out, err }) {
       const progress = process.stderr.isTTY ? new TerminalProgress(process.stderr) : new LineProgress(err);
-      const { archive, guides, categories, ms } = await ctx.get(ArchiveBuilder).build({ progress });
-      out(`built ${archive.name}: ${guides} guides, ${categories} categories, ${(archive.size / 1048576).toFixed(1)} MiB in ${duration(ms)}`);
+      const { archive, guides, categories, mediaFiles, ms } = await ctx.get(ArchiveBuilder).build({ progress });
+      out(`built ${archive.name}: ${guides} guides, ${categories} categories, ${mediaFiles} media files, ${(archive.size / 1048576).toFixed(1)} MiB in ${duration(ms)}`);
       out(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
     },
   },

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { WikiImages } from '@rc/catalog-domain';
 import { PgWikiImagesInContent } from '@rc/catalog-infra-mikro-orm';
+import { StoryImages } from '@rc/community-http';
 import { GuideImages } from '@rc/guides-domain';
 import { PgGuideImagesInContent } from '@rc/guides-infra-mikro-orm';
 import { UserImages } from '@rc/identity-domain';
@@ -10,11 +11,11 @@ import { MediaImages } from '@rc/media-contracts';
 import { IMAGES_IN_CONTENT } from '@rc/media-http';
 import { SearchImages } from '../search/site-search.js';
 
-const PORTS = [GuideImages, WikiImages, UserImages, SearchImages];
+const PORTS = [GuideImages, WikiImages, UserImages, SearchImages, StoryImages];
 
 /**
  * Images between the media context and the contexts whose content shows them: each one's own port
- * (guides, pages, avatars, search results) is answered by the media context's published
+ * (guides, pages, avatars, search results, stories) is answered by the media context's published
  * `MediaImages`; the media context learns which content uses an image (and tells it when an
  * image's files change) from each content context's `ImagesInContent`.
  */

@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Guide, GuideQueries, GuideRepository } from '@rc/guides-domain';
 import { writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from '@rc/catalog-http';
-import { guideDocument, presentGuide, presentSummary, type GuideBody, type PresentationContext, type WikiRenderer } from '@rc/guides-http';
+import { guideDocument, imageIdsOf, presentGuide, presentSummary, type GuideBody, type PresentationContext, type WikiRenderer } from '@rc/guides-http';
 import type { UserSummaries } from '@rc/identity-contracts';
+import type { ImageObject, MediaImageFiles, MediaImages } from '@rc/media-contracts';
 import { NotFoundError, type Clock } from '@rc/shared-kernel';
-import { categoryPath, guidePath, MANIFEST_PATH, anyUri, StreamingXmlWriter } from '@rc/shared-http';
+import { categoryPath, guidePath, MANIFEST_PATH, anyUri, StreamingXmlWriter, type ImageBody } from '@rc/shared-http';
+import { ArchiveMedia } from './archive-media.js';
 import { NO_PROGRESS, type ArchiveProgress } from './archive-progress.js';
 import { ArchiveZip } from './archive-zip.js';
 import { compareTitles, type ArchiveSource, type GuideInCategory } from './archive-source.js';
@@ -23,6 +27,10 @@ export interface ArchiveBuilderDeps {
   readonly queries: GuideQueries;
   /** The authors (without their standing, as the guides' XML shows them). */
   readonly users: UserSummaries;
+  /** The Image objects the documents show (the media context's, as the guides' reader has them). */
+  readonly images: MediaImages;
+  /** Their files, packed into the archive. */
+  readonly imageFiles: MediaImageFiles;
   readonly renderer: WikiRenderer;
   readonly baseUrl: string;
   /** The body of `GET /categories/{name}` for an anonymous reader (the catalog's reader and presenter). */
@@ -42,6 +50,8 @@ export interface BuildResult {
   readonly archive: ArchiveInfo;
   readonly guides: number;
   readonly categories: number;
+  /** Image files packed under `media/`. */
+  readonly mediaFiles: number;
   readonly ms: number;
 }
 
@@ -68,6 +78,9 @@ const NOT_VIEWING = { canEdit: false, favorited: false, completed: false };
  * each document is serialised and handed to the ZIP stream, which writes through to the file with
  * back-pressure; a category's guide list is written as it is read; the manifest is assembled in a
  * side file and appended last. The file is renamed into place only once complete (ArchiveStore).
+ * The pictures the documents show (the media context's Image objects) are packed under `media/`
+ * before the first document that shows them, each file streamed from the media store into its
+ * entry (ArchiveMedia); what grows with the content is one number per image packed.
  */
 export class ArchiveBuilder {
   private running: Promise<BuildResult> | null = null;
@@ -114,7 +127,8 @@ export class ArchiveBuilder {
       file,
     );
     written.catch(() => undefined); // awaited below; a failure also surfaces through the entries
-    const manifest = new ManifestWriter(pending.manifestPath, this.deps.baseUrl, started);
+    const manifest = new ManifestWriter(pending.manifestPath, pending.mediaListPath, this.deps.baseUrl, started);
+    const media = new ArchiveMedia(this.deps.imageFiles, zip, started, (path, type) => manifest.media(path, type));
     let documents = 0;
     const done = async () => {
       documents++;
@@ -129,9 +143,11 @@ export class ArchiveBuilder {
         options.signal?.throwIfAborted();
         const bodies = await this.inContext(() => this.presentGuides(ids));
         for (const body of bodies) {
-          const xml = Buffer.from(guideDocument(body, { raw: false }), 'utf8');
+          // Its images' files first (those not packed yet), then the document pointing at them.
+          await media.pack(imagesOf(body));
+          const xml = Buffer.from(guideDocument(localGuide(body, media), { raw: false }), 'utf8');
           await zip.add(xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
-          await manifest.guide(body);
+          await manifest.guide({ ...body, image: media.local(body.image, 0) });
           guides++;
           await done();
         }
@@ -143,7 +159,7 @@ export class ArchiveBuilder {
       for await (const page of source.categories(WALK_PAGE)) {
         for (const category of page) {
           options.signal?.throwIfAborted();
-          const written = await this.inContext(() => this.writeCategory(zip, category.id, category.title, walk));
+          const written = await this.inContext(() => this.writeCategory(zip, media, category.id, category.title, walk));
           if (!written) continue;
           await manifest.category(category.id, category.title);
           categories++;
@@ -158,7 +174,7 @@ export class ArchiveBuilder {
       const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories }, clock.now());
       await pending.discard();
       progress.finish();
-      return { archive, guides, categories, ms: clock.now().getTime() - started.getTime() };
+      return { archive, guides, categories, mediaFiles: media.fileCount, ms: clock.now().getTime() - started.getTime() };
     } catch (error) {
       zip.destroy();
       file.destroy();
@@ -180,9 +196,9 @@ export class ArchiveBuilder {
     const prerequisiteIds = [...new Set(loaded.flatMap((g) => g.state.prerequisites))];
     const prerequisites = new Map((await this.deps.queries.byIds(prerequisiteIds)).map((p) => [p.guideid, p]));
     const authorIds = [...new Set([...loaded.map((g) => g.state.authorId), ...[...prerequisites.values()].map((p) => p.authorId)])];
-    const authors = authorIds.length ? await this.deps.users.of(authorIds) : new Map();
-    // The archive shows no Image objects yet (its files would have to be packed too).
-    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors, images: new Map() };
+    const imageIds = [...loaded.flatMap(imageIdsOf), ...[...prerequisites.values()].flatMap((p) => (p.imageId === null ? [] : [p.imageId]))];
+    const [authors, images] = await Promise.all([authorIds.length ? this.deps.users.of(authorIds) : new Map(), this.imagesOf(imageIds)]);
+    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors, images };
     return loaded.map((guide) =>
       presentGuide(guide, ctx, {
         prerequisites: guide.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []),
@@ -192,8 +208,19 @@ export class ArchiveBuilder {
     );
   }
 
-  /** A category's document, streamed into its entry; `false` when the category is gone meanwhile. */
-  private async writeCategory(zip: ArchiveZip, id: number, title: string, walk: GuideWalk): Promise<boolean> {
+  /** The Image objects of these ids, in one lookup (none for no id). */
+  private async imagesOf(ids: readonly number[]): Promise<ReadonlyMap<number, ImageObject>> {
+    const unique = [...new Set(ids)];
+    return unique.length ? this.deps.images.objects(unique) : new Map();
+  }
+
+  /**
+   * A category's document, streamed into its entry; `false` when the category is gone meanwhile.
+   * Its own image is packed before the entry opens; its guides' images are their guides' (packed
+   * with them: files cannot be added while the entry is being written), so an image not packed yet
+   * (a guide published during the build) keeps its online URLs.
+   */
+  private async writeCategory(zip: ArchiveZip, media: ArchiveMedia, id: number, title: string, walk: GuideWalk): Promise<boolean> {
     let body: CategoryBody;
     try {
       body = await this.deps.categoryBody(title);
@@ -201,6 +228,8 @@ export class ArchiveBuilder {
       if (error instanceof NotFoundError) return false;
       throw error;
     }
+    await media.pack([body.image]);
+    body = { ...body, image: media.local(body.image ?? null, 0) };
     const stream = new PassThrough();
     const added = zip.add(stream, { name: categoryPath(id, title), date: this.deps.clock.now() });
     const push = async (text: string) => {
@@ -208,7 +237,7 @@ export class ArchiveBuilder {
     };
     try {
       const w = new StreamingXmlWriter();
-      await writeCategoryDocument(w, body, { raw: false, sink: push }, this.guidesOf(title, walk));
+      await writeCategoryDocument(w, body, { raw: false, sink: push }, this.guidesOf(title, walk, media));
       await push(w.end());
       stream.end();
       await added;
@@ -221,12 +250,36 @@ export class ArchiveBuilder {
   }
 
   /** The category's public guides as its body lists them (GuideSummary), read a page at a time. */
-  private async *guidesOf(title: string, walk: GuideWalk): AsyncGenerator<CategoryGuideBody> {
-    const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors: new Map(), images: new Map() };
+  private async *guidesOf(title: string, walk: GuideWalk, media: ArchiveMedia): AsyncGenerator<CategoryGuideBody> {
     for await (const ids of walk.idsOf(title, GUIDE_PAGE * 5)) {
-      for (const view of await this.deps.queries.byIds(ids)) yield presentSummary(view, ctx);
+      const views = await this.deps.queries.byIds(ids);
+      const images = await this.imagesOf(views.flatMap((v) => (v.imageId === null ? [] : [v.imageId])));
+      const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors: new Map(), images };
+      for (const view of views) {
+        const summary = presentSummary(view, ctx);
+        yield { ...summary, image: media.local(summary.image, 0) };
+      }
     }
   }
+}
+
+/** The images a guide's document shows: its own, its steps' and its prerequisites'. */
+function imagesOf(guide: GuideBody): ImageBody[] {
+  const steps = guide.steps.flatMap((step) => (step.media.type === 'image' && Array.isArray(step.media.data) ? (step.media.data as ImageBody[]) : []));
+  return [guide.image, ...steps, ...guide.prerequisites.map((p) => p.image)];
+}
+
+/** The guide as its document in the archive shows it (one folder down): packed image sizes by relative path. */
+function localGuide(guide: GuideBody, media: ArchiveMedia): GuideBody {
+  const local = (image: ImageBody) => media.local(image, 1);
+  return {
+    ...guide,
+    image: local(guide.image),
+    steps: guide.steps.map((step) =>
+      step.media.type === 'image' && Array.isArray(step.media.data) ? { ...step, media: { ...step.media, data: (step.media.data as ImageBody[]).map(local) } } : step,
+    ),
+    prerequisites: guide.prerequisites.map((p) => ({ ...p, image: local(p.image) })),
+  };
 }
 
 /**
@@ -274,17 +327,27 @@ class GuideWalk {
 
 /**
  * The package manifest (oManual's index of a package): every guide with its path, then every
- * category document. Written to a side file while the documents go into the ZIP, then appended.
+ * category document, then every media file. Written to a side file while the documents go into
+ * the ZIP, then appended; the media files, packed between the documents, are listed in a second
+ * side file (a path and type a line) copied into the first at the end.
  */
 class ManifestWriter {
   private readonly xml = new StreamingXmlWriter();
   private readonly file: WriteStream;
   private readonly opened: Promise<void>;
+  private readonly mediaList: WriteStream;
 
-  constructor(path: string, baseUrl: string, builtAt: Date) {
+  constructor(
+    path: string,
+    private readonly mediaListPath: string,
+    baseUrl: string,
+    builtAt: Date,
+  ) {
     this.file = createWriteStream(path, { flags: 'wx' });
     this.opened = new Promise((resolve, reject) => this.file.once('open', () => resolve()).once('error', reject));
     this.opened.catch(() => undefined);
+    this.mediaList = createWriteStream(mediaListPath, { flags: 'wx' });
+    this.mediaList.on('error', () => undefined); // a failed write rejects `media` (events.once)
     this.xml.open('manifest', { locale: 'en' });
     this.xml.leaf('title', 'Repair-Content API offline archive');
     this.xml.leaf('description', `Every public guide and category of ${baseUrl} as oManual documents, built ${builtAt.toISOString()}.`);
@@ -314,12 +377,28 @@ class ManifestWriter {
     await this.flush();
   }
 
+  /** A media file of the package (its path from the root: `media/…`). */
+  async media(path: string, contentType: string): Promise<void> {
+    await writeTo(this.mediaList, `${path}\t${contentType}\n`);
+  }
+
   async end(): Promise<void> {
+    this.xml.close();
+    this.xml.open('media');
+    await endStream(this.mediaList);
+    const lines = createInterface({ input: createReadStream(this.mediaListPath, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) {
+      const [path, type] = line.split('\t');
+      if (!path) continue;
+      this.xml.leaf('file', path, { type });
+      await this.flush();
+    }
     await this.write(this.xml.end());
     await this.close();
   }
 
   async close(): Promise<void> {
+    await endStream(this.mediaList);
     if (this.file.closed) return;
     await new Promise<void>((resolve) => this.file.end(() => resolve()));
   }
@@ -332,4 +411,13 @@ class ManifestWriter {
     await this.opened;
     if (text && !this.file.write(text)) await new Promise<void>((resolve) => this.file.once('drain', resolve));
   }
+}
+
+async function writeTo(stream: WriteStream, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+async function endStream(stream: WriteStream): Promise<void> {
+  if (stream.closed || stream.writableFinished) return;
+  await new Promise<void>((resolve) => stream.end(() => resolve()));
 }

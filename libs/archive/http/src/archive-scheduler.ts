@@ -103,7 +103,7 @@ export class ArchiveScheduler {
       this.building = new BuildCount();
       const result = await this.builder.build({ signal: this.abort.signal, progress: this.building });
       this.logger.info(
-        { context: 'archive', archive: result.archive.name, guides: result.guides, categories: result.categories, bytes: result.archive.size, ms: result.ms },
+        { context: 'archive', archive: result.archive.name, guides: result.guides, categories: result.categories, mediaFiles: result.mediaFiles, bytes: result.archive.size, ms: result.ms },
         'archive built',
       );
     } catch (error) {

@@ -171,6 +171,11 @@ export class PendingArchive {
     return `${this.path}.manifest`;
   }
 
+  /** The side file listing the media files packed, for the manifest. */
+  get mediaListPath(): string {
+    return `${this.path}.media`;
+  }
+
   commit(sidecar: Omit<Sidecar, 'builtAt'>, builtAt: Date): Promise<ArchiveInfo> {
     return this.store.commit(this.path, sidecar, builtAt);
   }
@@ -179,6 +184,7 @@ export class PendingArchive {
   async discard(): Promise<void> {
     await rm(this.path, { force: true });
     await rm(this.manifestPath, { force: true });
+    await rm(this.mediaListPath, { force: true });
     await rm(`${this.path}.json`, { force: true });
   }
 }

@@ -4,6 +4,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { WikiReader, type CategoryBody } from '@rc/catalog-http';
 import { GuideQueries, GuideRepository } from '@rc/guides-domain';
 import { UserSummaries } from '@rc/identity-contracts';
+import { MediaImageFiles, MediaImages } from '@rc/media-contracts';
 import { factory, LOGGER } from '@rc/shared-http';
 import { Clock } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
@@ -18,7 +19,8 @@ import { ArchivesController } from './archives.controller.js';
  * The offline archive: its store on disk, the builder (used by `archive:build` and the scheduled
  * rebuild), the scheduler (started by a server once migrated, never by the CLI) and the download routes. Guides are
  * read through the guides module's ports; categories through the catalog's own reader (the body
- * of `GET /categories/{name}`), looked up in the container.
+ * of `GET /categories/{name}`), looked up in the container; images and their files through the
+ * media context's published contracts (its module is global).
  */
 @Module({})
 export class ArchiveModule implements OnModuleDestroy {
@@ -36,15 +38,26 @@ export class ArchiveModule implements OnModuleDestroy {
         factory(ArchiveSource, (orm: MikroORM) => new ArchiveSource(orm.em), [MikroORM]),
         factory(
           ArchiveBuilder,
-          (orm: MikroORM, source: ArchiveSource, store: ArchiveStore, guides: GuideRepository, queries: GuideQueries, users: UserSummaries, clock: Clock, modules: ModuleRef) => {
+          (
+            orm: MikroORM,
+            source: ArchiveSource,
+            store: ArchiveStore,
+            guides: GuideRepository,
+            queries: GuideQueries,
+            users: UserSummaries,
+            images: MediaImages,
+            imageFiles: MediaImageFiles,
+            clock: Clock,
+            modules: ModuleRef,
+          ) => {
             let reader: WikiReader | null = null;
             const categoryBody = (title: string): Promise<CategoryBody> => {
               const catalog = (reader ??= modules.get<WikiReader>(WikiReader, { strict: false }));
               return catalog.legacyCategory(title, null);
             };
-            return new ArchiveBuilder({ orm, source, store, guides, queries, users, renderer: settings.renderer, baseUrl: settings.publicBaseUrl, categoryBody, clock });
+            return new ArchiveBuilder({ orm, source, store, guides, queries, users, images, imageFiles, renderer: settings.renderer, baseUrl: settings.publicBaseUrl, categoryBody, clock });
           },
-          [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, UserSummaries, Clock, ModuleRef],
+          [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, UserSummaries, MediaImages, MediaImageFiles, Clock, ModuleRef],
         ),
         factory(ArchiveScheduler, (builder: ArchiveBuilder, store: ArchiveStore, logger: Logger) => new ArchiveScheduler(builder, store, logger), [ArchiveBuilder, ArchiveStore, LOGGER]),
       ],

@@ -96,7 +96,9 @@ export class ArchivesController {
   @Get('omanual')
   @Endpoint({
     summary: 'Download the latest offline archive',
-    description: 'A ZIP of oManual documents: `manifest.xml` (the index), one `<Title>-<id>/guide.xml` per public guide, one `<Title>-<id>.xml` per category.',
+    description:
+      'A ZIP of oManual documents: `manifest.xml` (the index), one `<Title>-<id>/guide.xml` per public guide, one `<Title>-<id>.xml` per category, ' +
+      'and the pictures they show under `media/` (thumbnail, standard, medium and large sizes; the documents point at them by relative path).',
     errors: [404], notFound: 'Archive not found: GET /archives lists the archives kept',
   })
   @ApiProduces('application/zip')

@@ -48,15 +48,18 @@ export interface WikiExtras {
 
 const slug = (title: string) => encodeURIComponent(title.replace(/ /g, '_'));
 
-/** The §3.7 fields of a merged item; notes are guide-specific, so a category has none. */
+/**
+ * The §3.7 fields of a merged item; notes are guide-specific, so a category has none. `url` and
+ * `thumbnail` are strings, empty when the item has none, as the guides' parts and tools send them.
+ */
 function itemFields(item: CategoryItem) {
   return {
     text: item.text,
     type: item.type,
     quantity: item.quantity,
     notes: null,
-    url: item.url,
-    thumbnail: item.thumbnail,
+    url: item.url ?? '',
+    thumbnail: item.thumbnail ?? '',
     isoptional: item.isoptional,
     featured: item.featured,
   };

@@ -97,8 +97,8 @@ export class CategoryPartResponseDto {
   @ApiProperty({ example: '' }) type!: string;
   @ApiProperty({ example: 1 }) quantity!: number;
   @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Notes are per guide: null here' }) notes!: null;
-  @ApiProperty({ type: String, nullable: true, example: null }) url!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null }) thumbnail!: string | null;
+  @ApiProperty({ description: "The item's page (empty when it has none)", example: 'https://example.com/parts/iphone-12-battery' }) url!: string;
+  @ApiProperty({ description: "The item's picture (empty when it has none)", example: '' }) thumbnail!: string;
   @ApiProperty() isoptional!: boolean;
   @ApiProperty() featured!: boolean;
 }
@@ -118,8 +118,8 @@ export class CategoryToolResponseDto {
   @ApiProperty({ example: '' }) type!: string;
   @ApiProperty({ example: 1 }) quantity!: number;
   @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null }) notes!: null;
-  @ApiProperty({ type: String, nullable: true, example: null }) url!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null }) thumbnail!: string | null;
+  @ApiProperty({ description: "The item's page (empty when it has none)", example: 'https://example.com/parts/iphone-12-battery' }) url!: string;
+  @ApiProperty({ description: "The item's picture (empty when it has none)", example: '' }) thumbnail!: string;
   @ApiProperty() isoptional!: boolean;
   @ApiProperty() featured!: boolean;
   @ApiProperty({ example: 2 }) count!: number;

@@ -29,6 +29,7 @@ import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { CommentsController } from './comments.controller.js';
 import { CommunityGuideDiscussions } from './community-guide-discussions.js';
 import { CommunityReader, type CommunitySettings } from './community.presenter.js';
+import { StoryImages } from './story-images.js';
 import { PublishedCommentTargets, PublishedStoryReferences } from './contract-ports.js';
 import { StoriesController } from './stories.controller.js';
 
@@ -80,7 +81,7 @@ export class CommunityApiModule {
         factory(ListStories, (q: StoryQueries) => new ListStories(q), [StoryQueries]),
         factory(ThreadsOfGuides, (q: CommentQueries) => new ThreadsOfGuides(q), [CommentQueries]),
         factory(GuideDiscussions, (t: ThreadsOfGuides) => new CommunityGuideDiscussions(t, settings.renderer), [ThreadsOfGuides]),
-        factory(CommunityReader, (u: UserSummaries, g: CommunityGuides) => new CommunityReader(u, g, settings), [UserSummaries, CommunityGuides]),
+        factory(CommunityReader, (u: UserSummaries, g: CommunityGuides, i: StoryImages) => new CommunityReader(u, g, i, settings), [UserSummaries, CommunityGuides, StoryImages]),
       ],
       exports: [GuideDiscussions, PostComment, PostStory],
     };

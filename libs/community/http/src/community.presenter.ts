@@ -1,8 +1,10 @@
 import { commentAuthors, commentBody, type CommentBody, type CommunityGuides, type PublishedComment } from '@rc/community-contracts';
 import type { CommentState, CommentThread, StoryState } from '@rc/community-domain';
 import { unknownUserSummary, type UserSummary, type UserSummaries } from '@rc/identity-contracts';
-import { presentImage, type WikiRenderer } from '@rc/shared-http';
+import type { ImageObject } from '@rc/media-contracts';
+import type { WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
+import type { StoryImages } from './story-images.js';
 
 export interface CommunitySettings {
   readonly publicBaseUrl: string;
@@ -52,8 +54,11 @@ function presentProduct(code: string, langid: string, baseUrl: string) {
   };
 }
 
-/** Story (reference §3.18). `guides`: the summaries of the guides still public, by id. */
-export function presentStory(s: StoryState, author: UserSummary, guides: ReadonlyMap<number, object>, settings: CommunitySettings) {
+/**
+ * Story (reference §3.18). `guides`: the summaries of the guides still public, by id; `images`: the
+ * Image objects of its pictures, by id (one gone is left out).
+ */
+export function presentStory(s: StoryState, author: UserSummary, guides: ReadonlyMap<number, object>, images: ReadonlyMap<number, ImageObject>, settings: CommunitySettings) {
   const { renderer, publicBaseUrl: base } = settings;
   return {
     storyid: s.id,
@@ -72,7 +77,7 @@ export function presentStory(s: StoryState, author: UserSummary, guides: Readonl
     author,
     date: toUnixSeconds(s.createdAt),
     modified_date: toUnixSeconds(s.modifiedAt),
-    images: s.imageIds.map((id) => presentImage(id, base)),
+    images: s.imageIds.flatMap((id) => images.get(id) ?? []),
     products: s.products.map((code) => presentProduct(code, s.langid, base)),
     guides: s.guideIds.flatMap((id) => guides.get(id) ?? []),
     difficulty: s.difficulty,
@@ -89,6 +94,8 @@ export class CommunityReader {
     private readonly users: UserSummaries,
     /** The guides stories mention, as the guides context presents them (public ones only). */
     private readonly guides: CommunityGuides,
+    /** The Image objects of the stories' pictures, as the media context has them. */
+    private readonly images: StoryImages,
     private readonly settings: CommunitySettings,
   ) {}
 
@@ -100,8 +107,13 @@ export class CommunityReader {
 
   async stories(stories: readonly StoryState[]) {
     const guideIds = [...new Set(stories.flatMap((s) => s.guideIds))];
-    const [authors, guides] = await Promise.all([this.people(stories.map((s) => s.authorId)), guideIds.length ? this.guides.publicSummaries(guideIds) : new Map<number, object>()]);
-    return stories.map((s) => presentStory(s, authors.get(s.authorId) ?? unknownUserSummary(s.authorId, this.settings.publicBaseUrl), guides, this.settings));
+    const imageIds = [...new Set(stories.flatMap((s) => s.imageIds))];
+    const [authors, guides, images] = await Promise.all([
+      this.people(stories.map((s) => s.authorId)),
+      guideIds.length ? this.guides.publicSummaries(guideIds) : new Map<number, object>(),
+      imageIds.length ? this.images.objects(imageIds) : new Map<number, ImageObject>(),
+    ]);
+    return stories.map((s) => presentStory(s, authors.get(s.authorId) ?? unknownUserSummary(s.authorId, this.settings.publicBaseUrl), guides, images, this.settings));
   }
 
   private async people(ids: readonly number[]): Promise<Map<number, UserSummary>> {

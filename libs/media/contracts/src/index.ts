@@ -39,6 +39,30 @@ export abstract class MediaImages {
 }
 
 /**
+ * One size of an image as a file, its bytes streamed from the media store (never whole in memory).
+ */
+export interface ImageFile {
+  readonly imageId: number;
+  /** The size's name (`thumbnail`, `standard`, …). */
+  readonly size: string;
+  /** The file's type (`image/jpeg`, `image/png`, …). */
+  readonly contentType: string;
+  /** Its length in bytes. */
+  readonly byteSize: number;
+  readonly body: AsyncIterable<Uint8Array>;
+}
+
+/** The image files themselves, for content packed to be read offline (the archive). */
+export abstract class MediaImageFiles {
+  /**
+   * The files of these sizes of these images, of the sizes made so far and of images still shown
+   * (as `MediaImages.objects` answers them), one after another: each is opened only when the
+   * iteration reaches it, and its body must be read to the end before the next one is asked for.
+   */
+  abstract files(ids: readonly number[], sizes: readonly string[]): AsyncIterable<ImageFile>;
+}
+
+/**
  * Content of one context that shows images, as the media context asks about it: each content
  * context implements it over its own tables and the application hands them to the media context.
  */

@@ -42,7 +42,7 @@ import {
   SharpImageProcessor,
   type MediaConfig,
 } from '@rc/media-infra-mikro-orm';
-import { MediaImages, type ImagesInContent } from '@rc/media-contracts';
+import { MediaImageFiles, MediaImages, type ImagesInContent } from '@rc/media-contracts';
 import { factory, LOGGER } from '@rc/shared-http';
 import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
@@ -50,7 +50,7 @@ import { MEDIA_SETTINGS } from './media-tokens.js';
 import { ImageFilesController } from './image-files.controller.js';
 import { MediaFilesController } from './media-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
-import { MediaImagesForContent } from './media-images.js';
+import { MediaImageFilesForContent, MediaImagesForContent } from './media-images.js';
 
 /**
  * The content of the other contexts that shows images (guides, pages, avatars), each answering
@@ -142,6 +142,7 @@ export class MediaApiModule {
           useFactory: (deps: MediaDeps) => new UseCase(deps),
         })),
         factory(MediaImages, (deps: MediaDeps) => new MediaImagesForContent(new ImagesForContent(deps), http), [MEDIA_DEPS]),
+        factory(MediaImageFiles, (deps: MediaDeps) => new MediaImageFilesForContent(new ImagesForContent(deps), deps.store), [MEDIA_DEPS]),
         factory(AddEmbed, (deps: MediaDeps) => new AddEmbed({ ...deps, oembed: new KnownProvidersOEmbedResolver() }), [MEDIA_DEPS]),
         factory(
           MediaJobHandlers,
@@ -155,7 +156,7 @@ export class MediaApiModule {
         ),
         factory(CommunityImages, (repo: MediaRepository) => new ImagesForCommunity(repo), [MediaRepository]),
       ],
-      exports: [MediaJobHandlers, MediaStore, CommunityImages, MediaImages],
+      exports: [MediaJobHandlers, MediaStore, CommunityImages, MediaImages, MediaImageFiles],
     };
   }
 }

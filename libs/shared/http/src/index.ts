@@ -27,4 +27,3 @@ export * from './markup/html-sanitizer.js';
 export * from './markup/wiki-renderer.js';
 export * from './text-diff.js';
 export * from './change-note.js';
-export * from './image.js';
