@@ -2,7 +2,7 @@ import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { MikroOrmGuideEventFeed, type PendingGuideEvent } from '@rc/guides-infra-mikro-orm';
 import type { HandleGuideEvent } from '@rc/reputation-domain';
-import { PgListener } from '@rc/shared-infra-mikro-orm';
+import { NotifiedLoop } from '@rc/shared-infra-mikro-orm';
 import type { Clock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 
@@ -30,11 +30,7 @@ export const DEFAULT_RELAY_OPTIONS: RelayOptions = { batchSize: 100, pollMs: 500
  */
 export class GuideEventRelay {
   private readonly feed: MikroOrmGuideEventFeed;
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private nudged = false;
-  private listener: PgListener | null = null;
+  private loop: NotifiedLoop | null = null;
 
   constructor(
     private readonly orm: MikroORM,
@@ -49,7 +45,7 @@ export class GuideEventRelay {
 
   /** Started and not stopped: delivering in the background (the readiness probe asks). */
   get isRunning(): boolean {
-    return this.running;
+    return this.loop?.isRunning ?? false;
   }
 
   /** Delivers one batch; the number of events delivered (0: none due, or another process is delivering). */
@@ -87,55 +83,23 @@ export class GuideEventRelay {
 
   /** Starts delivering in the background: now, on every NOTIFY, and every `pollMs`. */
   async start(databaseUrl: string): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    this.listener = new PgListener({
+    if (this.loop) return;
+    this.loop = new NotifiedLoop({
       url: databaseUrl,
-      channels: ['guide_events'],
-      onNotify: () => this.nudge(),
-      onConnect: () => this.nudge(),
-      onError: (error) => this.logger.warn({ err: error, context: 'events' }, 'event listener connection lost; reconnecting'),
+      channel: 'guide_events',
+      idleMs: this.options.pollMs,
+      round: async () => (await this.deliverBatch()) === this.options.batchSize,
+      logger: this.logger,
+      context: 'events',
+      failure: 'event delivery failed',
     });
-    await this.listener.start();
-    this.loop = this.run();
+    await this.loop.start();
   }
 
   /** Stops after the batch in flight (whose transaction commits or rolls back whole). */
   async stop(): Promise<void> {
-    this.running = false;
-    this.nudge();
-    await this.loop;
+    await this.loop?.stop();
     this.loop = null;
-    await this.listener?.stop();
-    this.listener = null;
-  }
-
-  private nudge(): void {
-    this.nudged = true;
-    this.wake?.();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.nudged = false;
-      let delivered = 0;
-      try {
-        delivered = await this.deliverBatch();
-      } catch (error) {
-        this.logger.error({ err: error, context: 'events' }, 'event delivery failed');
-      }
-      if (!this.running) break;
-      if (delivered === this.options.batchSize || this.nudged) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollMs);
-        timer.unref();
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
   }
 
   /** After a failed batch: each event in its own transaction; one that fails is put aside for later. */

@@ -4,3 +4,4 @@ export * from './mikro-orm-unit-of-work.js';
 export * from './full-text.js';
 export * from './pg-listener.js';
 export * from './env-reader.js';
+export * from './notified-loop.js';

@@ -1,6 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { PgListener } from '@rc/shared-infra-mikro-orm';
+import { NotifiedLoop } from '@rc/shared-infra-mikro-orm';
 import type { BackgroundJobs } from '@rc/shared-jobs';
 import type { JobHandler } from '@rc/shared-kernel';
 import { DELIVER_JOB, type WebhookDispatcher, type WebhooksConfig } from '@rc/webhooks-infra-mikro-orm';
@@ -17,12 +17,8 @@ export const WEBHOOK_RETENTION_DAYS = 30;
 const PRUNE_EVERY_MS = 3600_000;
 
 export class WebhookJobs {
-  private running = false;
   private prunedAt = 0;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private nudged = false;
-  private listener: PgListener | null = null;
+  private loop: NotifiedLoop | null = null;
 
   constructor(
     private readonly orm: MikroORM,
@@ -41,27 +37,23 @@ export class WebhookJobs {
 
   /** Runs the delivery jobs on `jobs` (`WEBHOOK_WORKER_CONCURRENCY` at once) and starts the sweeper. */
   async start(databaseUrl: string, jobs: BackgroundJobs): Promise<void> {
-    if (this.running) return;
+    if (this.loop) return;
     await jobs.work(this.handlers, this.config.workerConcurrency);
-    this.running = true;
-    this.listener = new PgListener({
+    this.loop = new NotifiedLoop({
       url: databaseUrl,
-      channels: ['webhook_events'],
-      onNotify: () => this.nudge(),
-      onConnect: () => this.nudge(),
-      onError: (error) => this.logger.warn({ err: error, context: 'webhooks' }, 'webhook listener connection lost; reconnecting'),
+      channel: 'webhook_events',
+      idleMs: this.config.sweepSeconds * 1000,
+      round: () => this.round(),
+      logger: this.logger,
+      context: 'webhooks',
+      failure: 'webhook sweep failed',
     });
-    await this.listener.start();
-    this.loop = this.run();
+    await this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.nudge();
-    await this.loop;
+    await this.loop?.stop();
     this.loop = null;
-    await this.listener?.stop();
-    this.listener = null;
   }
 
   /** One sweep now (tests, operators). */
@@ -69,34 +61,13 @@ export class WebhookJobs {
     return RequestContext.create(this.orm.em, () => this.dispatcher.sweep());
   }
 
-  private nudge(): void {
-    this.nudged = true;
-    this.wake?.();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.nudged = false;
-      try {
-        await this.sweep();
-        if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
-          this.prunedAt = Date.now();
-          await RequestContext.create(this.orm.em, () => this.dispatcher.prune(new Date(Date.now() - WEBHOOK_RETENTION_DAYS * 86_400_000)));
-        }
-      } catch (error) {
-        this.logger.error({ err: error, context: 'webhooks' }, 'webhook sweep failed');
-      }
-      if (!this.running) break;
-      if (this.nudged) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.config.sweepSeconds * 1000);
-        timer.unref();
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+  /** A sweep, and the pruning of old deliveries once an hour; never more waiting at once. */
+  private async round(): Promise<boolean> {
+    await this.sweep();
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await RequestContext.create(this.orm.em, () => this.dispatcher.prune(new Date(Date.now() - WEBHOOK_RETENTION_DAYS * 86_400_000)));
     }
+    return false;
   }
 }
