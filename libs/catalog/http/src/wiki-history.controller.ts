@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CompareWikiRevisions, namespaceOf, WikiHistory, type WikiState } from '@rc/catalog-domain';
 import { parsePage } from '@rc/shared-kernel';
-import { Endpoint, lineRuns, requiredId, unifiedDiff, storedValueProperty, UserSummaryResponseDto } from '@rc/shared-http';
+import { Endpoint, lineRuns, presentRevisions, requiredId, storedValueProperty, unifiedDiff, UserSummaryResponseDto } from '@rc/shared-http';
 import { WikiReader } from './wiki-reader.js';
 
 type Query = Record<string, unknown>;
@@ -79,14 +79,7 @@ export class WikiHistoryController {
   @ApiOkResponse({ type: WikiRevisionResponseDto, isArray: true })
   async revisions(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query) {
     const entries = await this.history.execute({ namespace: namespaceOf(ns), title, page: parsePage(query) });
-    const authors = await this.reader.authors(entries.map((e) => e.editorId));
-    return entries.map((e) => ({
-      revisionid: e.revisionid,
-      date: Math.floor(e.date.getTime() / 1000),
-      author: authors(e.editorId),
-      summary_of_change: e.summaryOfChange,
-      langid: e.langid,
-    }));
+    return presentRevisions(entries, await this.reader.authors(entries.map((e) => e.editorId)));
   }
 
   @Get(':namespace/:title/diff')

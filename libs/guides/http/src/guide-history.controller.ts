@@ -15,7 +15,7 @@ import {
 } from '@rc/guides-domain';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, IdParam, IfMatchRevision, requiredId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, IdParam, IfMatchRevision, presentRevisions, requiredId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
 import { GuideDiffResponseDto, GuideRevisionResponseDto, GuideTeamsResponseDto, GuideUsersResponseDto } from './dto/guide-history.response.dto.js';
 import { GuideResponseDto } from './dto/guide.response.dto.js';
 import { guideDiffBody } from './guide-diff.js';
@@ -65,14 +65,7 @@ export class GuideHistoryController {
   @ApiOkResponse({ type: GuideRevisionResponseDto, isArray: true })
   async revisions(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
     const entries = await this.history.execute({ viewer: editorOf(viewer), guideId: guideIdOf(raw), page: parsePage(query) });
-    const authors = await this.reader.authors(entries.map((e) => e.editorId));
-    return entries.map((e) => ({
-      revisionid: e.revisionid,
-      date: Math.floor(e.date.getTime() / 1000),
-      author: authors(e.editorId),
-      summary_of_change: e.summaryOfChange,
-      langid: e.langid,
-    }));
+    return presentRevisions(entries, await this.reader.authors(entries.map((e) => e.editorId)));
   }
 
   @Get(':guideid/diff')

@@ -30,3 +30,23 @@ export const SUMMARY_OF_CHANGE_QUERY = {
   required: false,
   description: `What changed, in a line (at most ${MAX_CHANGE_SUMMARY_LENGTH} characters): shown in the history`,
 } as const;
+
+/** A stored revision as the history lists show it (guides and wiki pages alike). */
+export interface RevisionEntry {
+  readonly revisionid: number;
+  readonly date: Date;
+  readonly editorId: number;
+  readonly summaryOfChange: string | null;
+  readonly langid: string;
+}
+
+/** The items of `GET …/revisions`: each revision with its author as a UserSummary. */
+export function presentRevisions<U>(entries: readonly RevisionEntry[], authorOf: (userId: number) => U) {
+  return entries.map((e) => ({
+    revisionid: e.revisionid,
+    date: Math.floor(e.date.getTime() / 1000),
+    author: authorOf(e.editorId),
+    summary_of_change: e.summaryOfChange,
+    langid: e.langid,
+  }));
+}
