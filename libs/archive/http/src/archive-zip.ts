@@ -7,6 +7,12 @@ import yazl from 'yazl';
  * data is asked for only when its turn comes, so one entry at a time is in memory. The central
  * directory, written at `finalize()`, is one record per entry.
  */
+interface EntrySlot {
+  source: Buffer | Readable | null;
+  resolve: (() => void) | null;
+  reject: ((error: Error) => void) | null;
+}
+
 export class ArchiveZip {
   private readonly zip = new yazl.ZipFile();
 
@@ -17,16 +23,20 @@ export class ArchiveZip {
 
   /** Adds one entry; resolves once the ZIP stream has read all of it. */
   add(source: Buffer | Readable, data: { name: string; date: Date }): Promise<void> {
-    // yazl keeps each entry's data function until the end (for the central directory): it must
-    // not hold on to the data, which is dropped once handed over.
-    let pending: { source: Buffer | Readable; resolve: () => void; reject: (error: Error) => void } | null = null;
-    const added = new Promise<void>((resolve, reject) => (pending = { source, resolve, reject }));
+    // yazl keeps each entry's data function until the end (for the central directory), and with
+    // it every variable the function's scope shares with a closure: the data is reached only
+    // through this slot, emptied once handed over, so one entry's data at a time is in memory.
+    const slot: EntrySlot = { source, resolve: null, reject: null };
+    const added = new Promise<void>((resolve, reject) => {
+      slot.resolve = resolve;
+      slot.reject = reject;
+    });
     this.zip.addReadStreamLazy(data.name, { mtime: data.date, compressionLevel: 6 }, (give) => {
-      const { source: data, resolve, reject } = pending!;
-      pending = null;
-      const stream = Buffer.isBuffer(data) ? new PassThrough().end(data) : data;
-      stream.once('end', () => resolve());
-      stream.once('error', reject);
+      const { source: given, resolve, reject } = slot;
+      slot.source = slot.resolve = slot.reject = null;
+      const stream = Buffer.isBuffer(given) ? new PassThrough().end(given) : given!;
+      stream.once('end', () => resolve!());
+      stream.once('error', (error: Error) => reject!(error));
       give(null, stream);
     });
     return added;
