@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startApi, type RunningApi, type StartOptions } from '../../src/server.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID } from '@rc/demo-data';
+import { fromTemplate, templateSettings } from './template-database.js';
 
 export { DEMO_ACCOUNTS, DEMO_APP_ID };
 
@@ -67,13 +68,25 @@ const TEST_ARGON2 = { memoryCost: 4096, timeCost: 1, parallelism: 1 };
 const TEST_THROTTLE = { ...DEFAULT_IDENTITY_POLICY.throttle, registrationsPerAddress: 100_000 };
 
 /**
- * Starts the real API (the production start path) on a fresh database and an ephemeral port.
+ * The test servers' settings unless a test sets them. No scheduled archive builds: a build would
+ * compete with the test for the CPU. No media worker: the demo pictures' sizes would be made in
+ * the background during every test, and their statements counted with the requests'. The webhooks'
+ * sweeper looks for due deliveries only hourly (a commit's NOTIFY still wakes it): every 10 s it
+ * would run its two statements among the requests whose statements tests count.
+ */
+const TEST_DEFAULTS: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600' };
+
+/**
+ * Starts the real API (the production start path) on a database of its own and an ephemeral port.
  * `env` holds configuration variables as an operator would set them.
  */
 export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApi> {
-  const db = await createTestDatabase();
   // The demo pictures (and what a test uploads) in a folder of the test's own, unless it names one.
   const mediaDir = env['MEDIA_DIR'] ?? (await mkdtemp(join(tmpdir(), 'rc-e2e-media-')));
+  // What the first start writes comes from a template (see template-database.ts), unless the
+  // start is about provisioning (or hashes passwords its own way, or provisions nothing).
+  const settings = options.identity?.argon2 || options.provision === false ? null : templateSettings(env);
+  const db = settings ? await fromTemplate(settings, mediaDir, firstStart) : await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -81,12 +94,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
       done();
     },
   });
-  // No scheduled archive builds unless a test asks for them: a build would compete with the test for the CPU.
-  // No media worker unless a test asks for one: the demo pictures' sizes would be made in the
-  // background during every test, and their statements counted with the requests'. The webhooks'
-  // sweeper looks for due deliveries only hourly unless a test asks (a commit's NOTIFY still wakes
-  // it): every 10 s it would run its two statements among the requests whose statements tests count.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600', MEDIA_DIR: mediaDir, ...env, DATABASE_URL: db.url });
+  const config = loadConfig({ ...TEST_DEFAULTS, MEDIA_DIR: mediaDir, ...env, DATABASE_URL: db.url });
   // The production logger (request ids, redaction), writing to the test's sink.
   const logger = createLogger(config.logLevel, sink);
   let running: RunningApi;
@@ -155,4 +163,13 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
   // The demo content's events reach reputation before the tests look at anyone's standing.
   await api.settle();
   return api;
+}
+
+/** The first start of a template: the test server's start with these settings, stopped once it is up. */
+async function firstStart(db: TestDatabase, mediaDir: string, env: Record<string, string>): Promise<void> {
+  const config = loadConfig({ ...TEST_DEFAULTS, ...env, MEDIA_DIR: mediaDir, DATABASE_URL: db.url });
+  const running = await startApi(config, createLogger('warn', new Writable({ write: (_chunk, _enc, done) => done() })), {
+    identity: { argon2: TEST_ARGON2, policy: { throttle: TEST_THROTTLE } },
+  });
+  await running.close();
 }

