@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { testVideo, tinyPdf } from './support/media-files.js';
-import { GET_RESPONSES, REFERENCE_SCHEMAS } from './support/reference-schemas.js';
+import { GET_RESPONSES, LEGACY_GET_RESPONSES, REFERENCE_SCHEMAS } from './support/reference-schemas.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 // ajv-formats is a CommonJS module whose default export is the plugin itself.
@@ -47,7 +47,7 @@ describe('every GET body validates against the reference schemas, on every demo 
     for (const who of ['admin', 'alice', 'bob'] as const) tokens[who] = await api.logIn(DEMO_ACCOUNTS[who].email, DEMO_ACCOUNTS[who].password);
     const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false }));
     ajv.addSchema(REFERENCE_SCHEMAS);
-    for (const [op, schema] of Object.entries(GET_RESPONSES)) validators.set(op, ajv.compile(resolveRefs(schema)));
+    for (const [op, schema] of Object.entries({ ...GET_RESPONSES, ...LEGACY_GET_RESPONSES })) validators.set(op, ajv.compile(resolveRefs(schema)));
   }, 120_000);
   afterAll(() => api.close());
 
@@ -179,6 +179,18 @@ describe('every GET body validates against the reference schemas, on every demo 
     const titles = [...new Set([...guides.map((g) => g['title'] as string), ...wikis.map((w) => w['title'] as string)])];
     await keep(titles.map((t) => ({ op: 'GET /suggest/{query}', path: `/suggest/${encodeURIComponent(t)}`, as: 'anonymous' })));
 
+    // The legacy reads official clients make.
+    await allPages('GET /guides/featured', '/guides/featured');
+    await allPages('GET /categories/all', '/categories/all');
+    await keep(
+      (['/categories?withDisplayTitles', '/wikis/CATEGORY?display=hierarchy', '/sites/info', '/info'] as const).map((path) => ({ op: `GET ${path}`, path, as: 'anonymous' as Who })),
+    );
+    await allPages('GET /collections', '/collections');
+    for (const as of accounts) await allPages('GET /user/media/embeds', '/user/media/embeds', as);
+    const categories = wikis.filter((w) => w['namespace'] === 'CATEGORY');
+    await keep(categories.map((w) => ({ op: 'GET /categories/{name}', path: `/categories/${encodeURIComponent(w['title'] as string)}`, as: 'anonymous' })));
+    await keep(titles.map((t) => ({ op: 'GET /search/{query}', path: `/search/${encodeURIComponent(t)}`, as: 'anonymous' })));
+
     // Every image seen anywhere, and the video and document (as their owner).
     const images = new Set<number>();
     imageIds(bodies, images);
@@ -189,18 +201,32 @@ describe('every GET body validates against the reference schemas, on every demo 
 
     expect(failures).toEqual([]);
     // Each operation was asked and validated, most of them many times.
-    expect([...validated.keys()].sort()).toEqual(Object.keys(GET_RESPONSES).sort());
+    expect([...validated.keys()].sort()).toEqual([...Object.keys(GET_RESPONSES), ...Object.keys(LEGACY_GET_RESPONSES)].sort());
     expect(guideIds.length).toBeGreaterThanOrEqual(6);
     expect(validated.get('GET /guides/{guideid}')).toBe(guideIds.length + publicIds.size);
     expect(validated.get('GET /comments/{commentid}')).toBe(new Set(commentIds).size);
+    expect(validated.get('GET /categories/{name}')).toBe(categories.length);
+    expect(categories.length).toBeGreaterThanOrEqual(10);
   }, 300_000);
 
-  it('the schemas are not vacuous: a body missing a required field, or with a wrong type, fails', () => {
+  it('the schemas are not vacuous: a real body with a field missing, of a wrong type, or that the reference excludes, fails', async () => {
     const guide = validators.get('GET /guides/{guideid}')!;
-    expect(guide({})).toBe(false);
-    const summary = validators.get('GET /guides')!;
-    expect(summary([{ dataType: 'guide' }])).toBe(false);
-    const user = validators.get('GET /users/{userid}')!;
-    expect(user({ userid: '1' })).toBe(false);
+    const body = (await api.request('GET', '/guides/2')).body as Record<string, unknown>;
+    expect(guide(body)).toBe(true);
+    const without = (key: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== key));
+    expect(guide(without('author'))).toBe(false);
+    expect(guide({ ...body, dataType: 'guide' })).toBe(false);
+    expect(guide({ ...body, image: { id: 1, original: 'https://example.com/x' } })).toBe(false);
+    expect(guide({ ...body, image: { ...(body['image'] as object), poster: 'https://example.com/x' } })).toBe(false);
+    expect(guide({ ...body, steps: [{ ...(body['steps'] as object[])[0], lines: [{ text_raw: 'x', text_rendered: 'x', bullet: 'pink', level: 0, lineid: null }] }] })).toBe(false);
+    const summaries = validators.get('GET /guides')!;
+    const list = (await api.request('GET', '/guides')).body as Record<string, unknown>[];
+    expect(summaries(list)).toBe(true);
+    expect(summaries([{ ...list[0], time_required_min: 60 }])).toBe(false);
+    expect(summaries([{ ...list[0], userid: '2' }])).toBe(false);
+    const users = validators.get('GET /users')!;
+    const people = (await api.request('GET', '/users')).body as Record<string, unknown>[];
+    expect(users(people)).toBe(true);
+    expect(users([{ ...people[0], privileges: ['User'] }])).toBe(false);
   });
 });

@@ -242,7 +242,8 @@ const $defs: Record<string, object> = {
         parts: arrayOf(ref('Item')),
         tools: arrayOf(ref('Item')),
         prerequisites: arrayOf(ref('PrerequisiteGuide')),
-        documents: arrayOf(obj(['documentid'], { documentid: int })),
+        // The minimal form clients read, or the full Document (§3.5).
+        documents: arrayOf({ anyOf: [obj(['documentid', 'text', 'url', 'download_url'], { documentid: int, text: str, url: link, download_url: link }), ref('Document')] }),
         flags: arrayOf(obj(['title', 'flagid', 'text'], { title: str, flagid: str, text: str })),
         author: ref('UserSummary'),
         revisionid: int,
@@ -461,6 +462,87 @@ const $defs: Record<string, object> = {
     query: str,
     results: { type: 'array', maxItems: 10, items: { oneOf: [ref('GuideSummary'), ref('WikiSearchResult'), obj(['dataType'], { dataType: { enum: ['question', 'product', 'page', 'post'] } })] } },
   }),
+  // Legacy endpoints the official clients call (§2.5, §2.10, §3.9, §3.11, §3.17).
+  LegacyCategory: obj(
+    ['title', 'display_title', 'locale', 'topic_info', 'image', 'description', 'flags', 'categories', 'ancestors', 'children', 'solutions', 'parts', 'tools', 'guides', 'contents_raw', 'contents_rendered'],
+    {
+      title: str,
+      display_title: str,
+      locale: str,
+      topic_info: obj(['name', 'manufacturer', 'introduced', 'discontinued'], { name: str, manufacturer: nullable(str), introduced: nullable(str), discontinued: nullable(str) }),
+      image: nullable(ref('Image')),
+      description: str,
+      flags: { type: 'array' },
+      categories: arrayOf(str),
+      ancestors: arrayOf(str),
+      children: arrayOf(str),
+      solutions: obj(['url', 'count'], { url, count: { type: 'integer', minimum: 0 } }),
+      parts: obj(['url', 'categories'], { url, categories: arrayOf(obj(['tag', 'count', 'url'], { tag: str, count: int, url: { type: 'string' } })) }),
+      tools: arrayOf(obj(['text', 'url'], { text: str, url: { type: 'string' } })),
+      guides: arrayOf(ref('GuideSummary')),
+      contents_raw: str,
+      contents_rendered: str,
+    },
+  ),
+  CategoryTreeWithTitles: obj(['hierarchy', 'display_titles'], {
+    hierarchy: { anyOf: [ref('CategoryTree'), { type: 'array', maxItems: 0 }] },
+    display_titles: { type: 'object', additionalProperties: str },
+  }),
+  LegacySearch: obj(['search', 'limit', 'offset', 'totalResults', 'moreResults', 'results'], {
+    search: str,
+    limit: { type: 'integer', minimum: 1, maximum: 200 },
+    offset: { type: 'integer', minimum: 0 },
+    totalResults: { type: 'integer', minimum: 0 },
+    moreResults: bool,
+    results: arrayOf({
+      oneOf: [
+        ref('GuideSummary'),
+        obj(['dataType', 'title', 'display_title', 'namespace', 'summary', 'text', 'url', 'image'], { ...wikiSummaryProperties }),
+        obj(['dataType', 'title', 'text', 'url', 'price', 'productCode', 'image'], { dataType: { const: 'product' } }),
+      ],
+    }),
+  }),
+  SiteInfo: obj(
+    ['siteid', 'name', 'domain', 'custom_domain', 'title', 'theme', 'private', 'description', 'answers', 'store', 'authentication', 'guide-types', 'object-name-singular', 'object-name-plural', 'feature-mobile-scanner', 'google-oauth2-clientid', 'logo'],
+    {
+      siteid: int,
+      name: str,
+      domain: str,
+      custom_domain: nullable(str),
+      title: str,
+      theme: str,
+      private: bool,
+      description: str,
+      answers: bool,
+      store: bool,
+      authentication: obj(['standard', 'sso', 'public-registration'], { standard: bool, sso: bool, 'public-registration': bool }),
+      'guide-types': { type: 'object', minProperties: 1, additionalProperties: obj(['title', 'prompt'], { title: str, prompt: str }) },
+      'object-name-singular': str,
+      'object-name-plural': str,
+      'feature-mobile-scanner': bool,
+      'google-oauth2-clientid': nullable(str),
+      // `{image: {id, original}}`; null for a site without a logo (§3.1: no image, null).
+      logo: nullable(obj(['image'], { image: obj(['id', 'original'], { id: int, original: url }) })),
+    },
+  ),
+  Collection: obj(['collectionid', 'title', 'date', 'image', 'guides'], { collectionid: int, title: str, date: ts, image: nullable(ref('Image')), guides: arrayOf(ref('GuideSummary')) }),
+  Embed: obj(['embedid', 'objectid', 'type', 'mini', 'thumbnail', 'standard', 'medium', 'view_url', 'width', 'height', 'html', 'filename', 'provider', 'date'], {
+    embedid: int,
+    objectid: int,
+    imageid: nullable(int),
+    type: { const: 'GuideEmbedObject' },
+    mini: nullable(str),
+    thumbnail: nullable(str),
+    standard: nullable(str),
+    medium: nullable(str),
+    html: str,
+    filename: str,
+    provider: str,
+    view_url: str,
+    width: nullable(int),
+    height: nullable(int),
+    date: ts,
+  }),
 };
 
 /** One schema document: every definition under `$defs`, each operation's response by `$ref`. */
@@ -505,4 +587,18 @@ export const GET_RESPONSES: Record<string, object> = {
   'GET /media/images/{image}': ref('ImageWithMetadata'),
   'GET /media/videos/{video}': ref('Video'),
   'GET /media/documents/{document}': ref('Document'),
+};
+
+/** The legacy GET operations (not in the original's machine-readable description, §2 marks them) that official clients call. */
+export const LEGACY_GET_RESPONSES: Record<string, object> = {
+  'GET /guides/featured': arrayOf({ allOf: [ref('GuideSummary'), { properties: { flags: { contains: { const: 'GUIDE_STARRED' } } } }] }),
+  'GET /categories?withDisplayTitles': ref('CategoryTreeWithTitles'),
+  'GET /categories/all': arrayOf(str),
+  'GET /categories/{name}': ref('LegacyCategory'),
+  'GET /wikis/CATEGORY?display=hierarchy': ref('CategoryTree'),
+  'GET /search/{query}': ref('LegacySearch'),
+  'GET /sites/info': ref('SiteInfo'),
+  'GET /info': ref('SiteInfo'),
+  'GET /collections': arrayOf(ref('Collection')),
+  'GET /user/media/embeds': arrayOf(ref('Embed')),
 };

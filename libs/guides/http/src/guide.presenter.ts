@@ -128,7 +128,7 @@ export function presentStep(step: Step, guideid: number, ctx: PresentationContex
  * name resolves to, §4.3), `thumbnail` its picture or null.
  */
 function presentItem(item: GuideItem, baseUrl: string) {
-  return { ...item, url: item.url ?? itemUrl(item.text, baseUrl), thumbnail: item.thumbnail ?? null };
+  return { ...item, url: item.url || itemUrl(item.text, baseUrl), thumbnail: item.thumbnail || null };
 }
 
 export function itemUrl(name: string, baseUrl: string): string {
