@@ -144,8 +144,8 @@ describe('guides over HTTP: writes', () => {
         time_required_min: 600,
         time_required_max: 1200,
         flags: [{ flagid: 'GUIDE_IN_PROGRESS', title: 'In Progress', text: expect.any(String) }],
-        parts: [{ text: 'Filter', type: 'Paper', quantity: 2, notes: 'Size 4', url: 'https://example.com/filter', thumbnail: '', isoptional: true, featured: true }],
-        tools: [{ text: 'Brush', type: '', quantity: 1, notes: null, url: '', thumbnail: '', isoptional: false, featured: false }],
+        parts: [{ text: 'Filter', type: 'Paper', quantity: 2, notes: 'Size 4', url: 'https://example.com/filter', thumbnail: null, isoptional: true, featured: true }],
+        tools: [{ text: 'Brush', type: '', quantity: 1, notes: null, url: expect.stringMatching(/\/Item\/Brush$/), thumbnail: null, isoptional: false, featured: false }],
       });
       expect(res.body.time_required).not.toBe('whatever: ignored');
       expect(res.body.prerequisites.map((p: { guideid: number }) => p.guideid)).toEqual([prerequisite.guideid]);

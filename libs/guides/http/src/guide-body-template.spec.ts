@@ -114,6 +114,7 @@ describe('guide body templates', () => {
       1: 'wa4fiRHJbzoqHye53yctFAqRHkUN-O8CuaJmj-kW4EY',
       2: '82pWcuhyGAUZ21SlAUrAge2CnGDwge4mFGXo1pnIdyI',
       3: 'eoLspKED-isg-YDhQ4eZBhtK9lk4sPXZ6b8_kHhLKpA',
+      4: 'AsPTnQTitxlWjlSQpP23Hw89Ug86bIuOEmUaz5QBjAw',
     };
     const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }), 'MARKER');
     const hash = createHash('sha256').update(template).digest('base64url');

@@ -71,7 +71,7 @@ export function fillTemplate(t: BodyTemplate, users: UserParts): string {
  * presentation (bump `GUIDE_BODY_PRESENTATION` whenever what a guide body shows or how it is
  * rendered changes; a test fails until it is) and the base URL the links are built from.
  */
-export const GUIDE_BODY_PRESENTATION = 3;
+export const GUIDE_BODY_PRESENTATION = 4;
 
 export function guideBodyFormat(baseUrl: string): string {
   return `${GUIDE_BODY_PRESENTATION}:${createHash('sha256').update(baseUrl).digest('base64url').slice(0, 12)}`;

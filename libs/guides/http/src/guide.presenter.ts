@@ -123,9 +123,16 @@ export function presentStep(step: Step, guideid: number, ctx: PresentationContex
   };
 }
 
-/** A part or tool (reference §3.7): `url` and `thumbnail` are strings, empty when the item has none. */
-function presentItem(item: GuideItem) {
-  return { ...item, url: item.url ?? '', thumbnail: item.thumbnail ?? '' };
+/**
+ * A part or tool (reference §3.7): `url` is the item's page (its own link, else the ITEM page its
+ * name resolves to, §4.3), `thumbnail` its picture or null.
+ */
+function presentItem(item: GuideItem, baseUrl: string) {
+  return { ...item, url: item.url || itemUrl(item.text, baseUrl), thumbnail: item.thumbnail || null };
+}
+
+export function itemUrl(name: string, baseUrl: string): string {
+  return `${baseUrl}/Item/${encodeURIComponent(name.replace(/ /g, '_'))}`;
 }
 
 export interface ViewerMarks {
@@ -166,8 +173,8 @@ export function presentGuide(
     conclusion_rendered: ctx.renderer.block(s.conclusion),
     image: imageOrNull(ctx.images, s.imageId),
     steps: [...extra.inlined.flatMap((p) => p.steps.map((step) => presentStep(step, p.id, ctx, comments))), ...guide.steps.map((step) => presentStep(step, s.id, ctx, comments))],
-    parts: s.parts.map(presentItem),
-    tools: s.tools.map(presentItem),
+    parts: s.parts.map((item) => presentItem(item, ctx.baseUrl)),
+    tools: s.tools.map((item) => presentItem(item, ctx.baseUrl)),
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
     documents: [],
     flags,

@@ -58,6 +58,7 @@ export function presentMediaItem(image: Image, urls: MediaUrls) {
     guid: image.state.guid,
     imageid: image.id,
     objectid: image.id,
+    documentid: null,
     srcid: image.state.srcId,
     ratio: image.ratio,
     mini: object['mini'] ?? null,

@@ -77,8 +77,8 @@ export class GuideItemResponseDto {
   @ApiProperty() type!: string;
   @ApiProperty() quantity!: number;
   @ApiProperty({ nullable: true, type: String }) notes!: string | null;
-  @ApiProperty({ description: "The item's page (empty when it has none)", example: 'https://example.com/parts/iphone-12-battery' }) url!: string;
-  @ApiProperty({ description: "The item's picture (empty when it has none)", example: '' }) thumbnail!: string;
+  @ApiProperty({ format: 'uri', description: "The item's page: its own link, else the ITEM page its name resolves to", example: 'https://example.com/parts/iphone-12-battery' }) url!: string;
+  @ApiProperty({ format: 'uri', nullable: true, type: String, description: "The item's picture (null when it has none)", example: null }) thumbnail!: string | null;
   @ApiProperty() isoptional!: boolean;
   @ApiProperty() featured!: boolean;
 }
