@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { runExplain } from './explain.js';
+import { measureWebhooks } from './webhooks.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
 import { buildGuideBodies, migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
@@ -68,6 +69,8 @@ async function startApi(url: string, options: BenchOptions, profileDir: string |
     APP_IDS: BENCH_APP_ID,
     PUBLIC_BASE_URL: BASE_URL,
     LOG_LEVEL: options.logLevel,
+    // The webhook figures deliver to a receiver on loopback.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // Its own files (offline archives, media) per bench database, beside the embedded server's data.
     DATA_DIR: join(options.dataDir, '..', `api-${options.database}`),
   });
@@ -280,6 +283,8 @@ async function main(): Promise<void> {
     }
     // The media figures (not a load run): uploads made into every size against the image library alone.
     const media = !options.only.length || wanted('media-upload') ? await measureMedia(api.origin, api.child.pid, mediaDirOf(options), log) : null;
+    // The webhook figures (not a load run): deliveries of the whole pipeline against a plain client's.
+    const webhooks = !options.only.length || wanted('webhooks') ? await measureWebhooks(api.origin, db, log) : null;
     const mean = (target: Target) => {
       const list = rows.filter((row) => row.target === target);
       return list.reduce((sum, row) => sum + row.rps, 0) / Math.max(1, list.length);
@@ -306,6 +311,7 @@ async function main(): Promise<void> {
       apiStartMs: api.startMs,
       firstArchive,
       media,
+      webhooks,
       apiHighWaterRssMb: apiHighWater,
       apiLogKb: Math.round(api.child.outputBytes() / 1024),
       guideBodyKb: { mean: Math.round(meanKb * 10) / 10, median: Math.round((median.bytes / 1024) * 10) / 10 },
@@ -324,6 +330,13 @@ async function main(): Promise<void> {
         `media-upload: ${media.apiImagesPerSecond} images/s made into every size (${media.photos} photographs of ${media.photoMb} MB), ` +
           `${media.ratio} × the image library alone (${media.referenceImagesPerSecond} images/s); ` +
           `${media.largeUploads} concurrent uploads of ${media.largeUploadMb} MB (accepted in ${media.largeUploadsSeconds} s, then made into every size): API peak RSS ${media.peakRssMbDuringLargeUploads} MB\n\n`,
+      );
+    }
+    if (webhooks) {
+      process.stdout.write(
+        `webhooks: ${webhooks.events} guide edits (${webhooks.writesPerSecond}/s) delivered at ${webhooks.apiDeliveriesPerSecond}/s from the first edit to the last delivery ` +
+          `(${webhooks.drainSeconds} s after the last edit), ${webhooks.ratio} × a plain client signing and posting as many to the same receiver ` +
+          `(${webhooks.referenceDeliveriesPerSecond}/s); ${webhooks.duplicates} duplicates, ${webhooks.badSignatures} bad signatures\n\n`,
       );
     }
     await mkdir(dirname(options.out), { recursive: true });

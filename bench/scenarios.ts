@@ -118,6 +118,49 @@ function conditionalReads(name: string, zipf: boolean): Scenario {
   return scenario;
 }
 
+/**
+ * Conditional GETs of other resources: the ETags of `paths` are learnt first, then each request
+ * carries its path's ETag (304 expected), for the cost of a 304 against the same reads' 200s.
+ */
+function conditionalPaths(name: string, description: string, paths: (ctx: BenchContext) => string[]): Scenario {
+  const etags = new Map<string, string>();
+  let sample: string[] = [];
+  const scenario: Scenario = {
+    name,
+    target: 'api',
+    description,
+    expected: [200, 304],
+    notes: [],
+    async prepare(ctx) {
+      sample = paths(ctx);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let i = next++; i < sample.length; i = next++) {
+            const res = await fetch(`${ctx.origins.api}/api/2.0${sample[i]}`, { headers: { 'Accept-Encoding': 'identity' } });
+            await res.arrayBuffer();
+            const etag = res.headers.get('etag');
+            if (etag) etags.set(sample[i]!, etag);
+          }
+        }),
+      );
+      if (etags.size < sample.length) scenario.notes!.push(`ETags for ${etags.size} of ${sample.length} paths`);
+      ctx.log(`  ${name}: ${etags.size} ETags learnt for ${sample.length} paths`);
+    },
+    driver(ctx, connection) {
+      const r = rng(ctx, name, connection);
+      return {
+        next() {
+          const path = sample[Math.floor(r.next() * sample.length)]!;
+          const etag = etags.get(path);
+          return get(path, etag ? { 'If-None-Match': etag } : undefined);
+        },
+      };
+    },
+  };
+  return scenario;
+}
+
 /** GET of an image file (`/igi/<guid>.standard`): one photograph uploaded and made into every size first. */
 function mediaSizeScenario(): Scenario {
   let path = '';
@@ -385,6 +428,9 @@ export function scenarios(): Scenario[] {
     listPage(0),
     listPage(0.5),
     listPage(0.9),
+    conditionalPaths('guides-list-inm', 'GET /guides?limit=20 with If-None-Match, over the first 50 pages: 304 expected', () =>
+      Array.from({ length: 50 }, (_, page) => `/guides?limit=20&offset=${page * 20}`),
+    ),
     {
       name: 'categories',
       target: 'api',
@@ -402,6 +448,9 @@ export function scenarios(): Scenario[] {
         return { next: () => get(wikiPath(r.pick(ctx.categories))) };
       },
     },
+    conditionalPaths('wiki-category-inm', 'GET /wikis/CATEGORY/{title} with If-None-Match, over 200 pages of the tree: 304 expected', (ctx) =>
+      new Random(ctx.seed, 31).shuffle([...ctx.categories]).slice(0, 200).map(wikiPath),
+    ),
     {
       name: 'search',
       target: 'api',
