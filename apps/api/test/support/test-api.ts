@@ -66,12 +66,21 @@ const TEST_ARGON2 = { memoryCost: 4096, timeCost: 1, parallelism: 1 };
  */
 const TEST_THROTTLE = { ...DEFAULT_IDENTITY_POLICY.throttle, registrationsPerAddress: 100_000 };
 
+/** Another PostgreSQL server than the tests' own, for the test's database (a primary with replicas, say). */
+export interface TestServer {
+  /** An admin URL of the server: the test's database is created there. */
+  readonly url: string;
+  /** Configuration variables that depend on the test database's URL (`DATABASE_REPLICA_URLS`, say). */
+  readonly env?: (databaseUrl: string) => Record<string, string>;
+}
+
 /**
  * Starts the real API (the production start path) on a fresh database and an ephemeral port.
  * `env` holds configuration variables as an operator would set them.
  */
-export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApi> {
-  const db = await createTestDatabase();
+export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}, server?: TestServer): Promise<TestApi> {
+  const db = await createTestDatabase(server?.url);
+  env = { ...env, ...server?.env?.(db.url) };
   // The demo pictures (and what a test uploads) in a folder of the test's own, unless it names one.
   const mediaDir = env['MEDIA_DIR'] ?? (await mkdtemp(join(tmpdir(), 'rc-e2e-media-')));
   const logs: Record<string, unknown>[] = [];

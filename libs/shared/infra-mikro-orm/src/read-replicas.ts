@@ -148,6 +148,14 @@ export class ReplicaSet {
   start(options: Partial<ReplicaSetOptions> = {}): void {
     this.options = { ...DEFAULT_OPTIONS, ...options };
     if (this.timer || this.replicas.length === 0) return;
+    // An idle connection of a replica that stops or restarts errors on its pool: expected here
+    // (reads fall back to the primary), and unhandled it would end the process.
+    this.replicas.forEach((replica, index) => {
+      void replica.getNativeClient().then(
+        (pool) => pool.on('error', (error: Error) => this.markDown(index, error)),
+        () => undefined,
+      );
+    });
     const tick = () => void this.checkAll().catch(() => undefined);
     tick();
     this.timer = setInterval(tick, this.options.checkEveryMs);

@@ -15,9 +15,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the test server, so test files never see each other's rows. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const server = new URL(testServerUrl());
+/** A fresh, empty database on the test server (or the one given), so test files never see each other's rows. */
+export async function createTestDatabase(serverUrl: string = testServerUrl()): Promise<TestDatabase> {
+  const server = new URL(serverUrl);
   const name = `rc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(server, (c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(server);
