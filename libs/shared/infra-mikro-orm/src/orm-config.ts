@@ -36,7 +36,8 @@ export function ormConfig(input: OrmConfigInput): Options {
     ...(replicaUrls.length
       ? {
           driver: ReplicaRoutingDriver,
-          replicas: replicaUrls.map((clientUrl) => ({ name: replicaName(clientUrl), clientUrl, pool: { min: 0, max: input.poolMax ?? 10 } })),
+          // A replica that cannot be reached within 2 s is given up for the primary (see ReplicaRoutingDriver).
+          replicas: replicaUrls.map((clientUrl) => ({ name: replicaName(clientUrl), clientUrl, pool: { min: 0, max: input.poolMax ?? 10 }, driverOptions: { connectionTimeoutMillis: 2000 } })),
         }
       : {}),
     entities: [...input.entities],

@@ -38,7 +38,7 @@ export class Probes {
    * The read replicas as last checked, shown by readiness (`null`: none configured). They never
    * make the process unready: reads fall back to the primary while a replica is down or behind.
    */
-  replicas: (() => readonly Record<string, unknown>[]) | null = null;
+  replicas: (() => readonly object[]) | null = null;
 
   constructor(
     private readonly health: HealthCheckService,
