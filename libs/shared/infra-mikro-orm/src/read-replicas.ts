@@ -114,11 +114,9 @@ interface MutableReplicaState {
 export interface ReplicaSetOptions {
   /** Milliseconds between background checks of each replica's position (and the primary's). */
   readonly checkEveryMs: number;
-  /** How long a replica found down is left alone before requests may try it again (the monitor retries meanwhile). */
-  readonly retryDownAfterMs: number;
 }
 
-const DEFAULT_OPTIONS: ReplicaSetOptions = { checkEveryMs: 1000, retryDownAfterMs: 5000 };
+const DEFAULT_OPTIONS: ReplicaSetOptions = { checkEveryMs: 1000 };
 
 /**
  * The primary and its read replicas, as the routing sees them: each replica's replayed position
@@ -128,7 +126,6 @@ const DEFAULT_OPTIONS: ReplicaSetOptions = { checkEveryMs: 1000, retryDownAfterM
 export class ReplicaSet {
   private readonly states: MutableReplicaState[];
   private timer: NodeJS.Timeout | null = null;
-  private options: ReplicaSetOptions = DEFAULT_OPTIONS;
   /** The primary's position at the last check (for the replicas' lag). */
   private primaryAt: Lsn | null = null;
 
@@ -146,7 +143,7 @@ export class ReplicaSet {
 
   /** Starts the background checks (one tiny statement per replica and one on the primary each period). */
   start(options: Partial<ReplicaSetOptions> = {}): void {
-    this.options = { ...DEFAULT_OPTIONS, ...options };
+    const { checkEveryMs } = { ...DEFAULT_OPTIONS, ...options };
     if (this.timer || this.replicas.length === 0) return;
     // An idle connection of a replica that stops or restarts errors on its pool: expected here
     // (reads fall back to the primary), and unhandled it would end the process.
@@ -158,7 +155,7 @@ export class ReplicaSet {
     });
     const tick = () => void this.checkAll().catch(() => undefined);
     tick();
-    this.timer = setInterval(tick, this.options.checkEveryMs);
+    this.timer = setInterval(tick, checkEveryMs);
     this.timer.unref();
   }
 
@@ -214,9 +211,9 @@ export class ReplicaSet {
     state.checkedAt = Date.now();
   }
 
+  /** The replicas up at their last check (a replica found down is used again once a check finds it back). */
   private usable(): number[] {
-    const now = Date.now();
-    return this.states.flatMap((state, i) => (state.up || now - state.checkedAt >= this.options.retryDownAfterMs ? [i] : []));
+    return this.states.flatMap((state, i) => (state.up ? [i] : []));
   }
 
   private async checkAll(): Promise<void> {
