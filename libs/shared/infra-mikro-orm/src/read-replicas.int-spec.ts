@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from './orm-config.js';
 import { formatLsn, inReadScope, onPrimary, parseLsn, ReplicaRoutingDriver, type ReadScope } from './read-replicas.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
+import { freePort } from './embedded-postgres.js';
 import { startReplicatedPostgres, type ReplicatedPostgres } from './testing/replicated-postgres.js';
 
 const scope = (): ReadScope => ({ replica: 0, fellBack: false, wrote: false });
@@ -104,6 +105,25 @@ describe('ReplicaRoutingDriver on a real primary and streaming replica', () => {
     expect(await driver.replicaSet.replayedNow(0)).not.toBeNull();
     expect(driver.replicaSet.state()[0]).toMatchObject({ up: true, problem: null });
     expect(await inReadScope(scope(), onReplica)).toBe(true);
+  });
+
+  it('starts with a replica that cannot be reached, and reads the primary meanwhile', async () => {
+    const nowhere = new URL(db.url);
+    nowhere.port = String(await freePort());
+    const alone = await MikroORM.init({ ...ormConfig({ clientUrl: db.url, replicaUrls: [nowhere.toString()], entities: [], migrations: [] }), discovery: { warnWhenNoEntities: false } });
+    try {
+      const set = (alone.em.getDriver() as ReplicaRoutingDriver).replicaSet;
+      expect(await set.replayedNow(0)).toBeNull();
+      expect(set.state()[0]).toMatchObject({ up: false, problem: expect.any(String) });
+      expect(await set.pick(null)).toBeNull();
+      // A scope that named it anyway (chosen before it went down) reads the primary.
+      const s = scope();
+      const rows = await inReadScope(s, () => alone.em.fork().execute<{ r: boolean }[]>('SELECT pg_is_in_recovery() AS r'));
+      expect(rows).toEqual([{ r: false }]);
+      expect(s.fellBack).toBe(true);
+    } finally {
+      await alone.close(true);
+    }
   });
 
   it('reads and writes WAL positions', () => {
