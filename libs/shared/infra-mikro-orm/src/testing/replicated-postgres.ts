@@ -8,6 +8,8 @@ import { freePort } from '../embedded-postgres.js';
 
 const run = promisify(execFile);
 const USER = 'postgres';
+/** How long a wait for the replica (its replay pausing, or catching up) may take before it is an error. */
+const WAIT_MS = 30_000;
 
 /** A primary and one streaming replica of it, each a `postgres` child process of this one. */
 export interface ReplicatedPostgres {
@@ -147,9 +149,10 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     async pauseReplay() {
       await query(replicaAdmin, 'SELECT pg_wal_replay_pause()');
       // Pausing is requested: wait until replay has stopped.
-      for (;;) {
+      for (const deadline = Date.now() + WAIT_MS; ; ) {
         const [row] = await query(replicaAdmin, 'SELECT pg_get_wal_replay_pause_state() AS state');
         if (row!['state'] === 'paused') return;
+        if (Date.now() > deadline) throw new Error(`the replica's replay did not pause within ${WAIT_MS / 1000} s (${String(row!['state'])})`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
@@ -158,9 +161,10 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
     },
     async caughtUp() {
       const [primary] = await query(primaryUrl, 'SELECT pg_current_wal_lsn()::text AS lsn');
-      for (;;) {
+      for (const deadline = Date.now() + WAIT_MS; ; ) {
         const [row] = await query(replicaAdmin, `SELECT pg_last_wal_replay_lsn() >= '${String(primary!['lsn'])}'::pg_lsn AS done`);
         if (row!['done'] === true) return;
+        if (Date.now() > deadline) throw new Error(`the replica did not replay up to the primary's ${String(primary!['lsn'])} within ${WAIT_MS / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
