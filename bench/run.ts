@@ -10,7 +10,7 @@ import { runExplain } from './explain.js';
 import { measureWebhooks } from './webhooks.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
-import { buildGuideBodies, migrate, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
+import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
@@ -56,7 +56,7 @@ interface Row extends LoadResult {
 }
 
 /** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
-async function startApi(url: string, options: BenchOptions, profileDir: string | null): Promise<{ child: Child; origin: string; startMs: number }> {
+async function startApi(url: string, options: BenchOptions, profileDir: string | null, replicaUrl: string | null): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
   // The production start (`npm start`): the same heap cap.
   const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', 'apps/api/dist/main.js'], {
@@ -65,6 +65,7 @@ async function startApi(url: string, options: BenchOptions, profileDir: string |
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: url,
+    ...(replicaUrl ? { DATABASE_REPLICA_URLS: replicaUrl } : {}),
     DEMO_DATA: 'false',
     APP_IDS: BENCH_APP_ID,
     PUBLIC_BASE_URL: BASE_URL,
@@ -218,7 +219,7 @@ async function loadContext(db: pg.Pool, origins: Record<Target, string>, options
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const loadBefore = loadavg();
-  const server = await openServer(process.env['DATABASE_URL'], options.dataDir, log);
+  const server = options.replica ? await openReplicatedServer(log) : await openServer(process.env['DATABASE_URL'], options.dataDir, log);
   const children: Child[] = [];
   let db: pg.Pool | null = null;
   let profileDir: string | null;
@@ -233,7 +234,9 @@ async function main(): Promise<void> {
     // An idle connection closed by the server (when it stops) is not an error of the run.
     db.on('error', () => undefined);
     profileDir = options.profile ? join(dirname(options.out), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`) : null;
-    const api = await startApi(url, options, profileDir);
+    // The replica has everything the generation wrote before the API reads it.
+    await server.replica?.caughtUp();
+    const api = await startApi(url, options, profileDir, server.replica?.urlFor(options.database) ?? null);
     children.push(api.child);
     log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
     // A fresh API builds its first offline archive in the background at start when the data

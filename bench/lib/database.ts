@@ -3,12 +3,31 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@rc/shared-infra-mikro-orm';
+import { startReplicatedPostgres } from '@rc/shared-infra-mikro-orm/testing';
 
 export interface PostgresServer {
   /** `embedded` or the host of DATABASE_URL. */
   readonly description: string;
   urlFor(database: string): string;
+  /** With `--replica`: the URL of a database on the streaming replica, and a wait until it has replayed everything. */
+  readonly replica?: { urlFor(database: string): string; caughtUp(): Promise<void> };
   stop(): Promise<void>;
+}
+
+/**
+ * `--replica`: a primary and one streaming replica of the system's PostgreSQL, in a temporary
+ * folder (so the data set is generated afresh on each run), stopped and removed at the end.
+ */
+export async function openReplicatedServer(log: (line: string) => void): Promise<PostgresServer> {
+  const started = Date.now();
+  const servers = await startReplicatedPostgres();
+  log(`system PostgreSQL: a primary and a streaming replica on port ${servers.replicaPort} (${Date.now() - started} ms)`);
+  return {
+    description: 'system PostgreSQL, primary and one streaming replica',
+    urlFor: (db) => withDatabase(servers.primaryUrl, db),
+    replica: { urlFor: (db) => servers.replicaUrlOf(withDatabase(servers.primaryUrl, db)), caughtUp: () => servers.caughtUp() },
+    stop: () => servers.stop(),
+  };
 }
 
 function withDatabase(url: string, database: string): string {

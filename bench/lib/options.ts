@@ -13,6 +13,8 @@ export interface BenchOptions {
   /** Start the API with --cpu-prof and print where its CPU time went. */
   readonly profile: boolean;
   readonly generateOnly: boolean;
+  /** Run on a primary and a streaming replica of the system's PostgreSQL, the API reading the replica (DATABASE_REPLICA_URLS). */
+  readonly replica: boolean;
   readonly database: string;
   readonly dataDir: string;
   readonly logLevel: string;
@@ -34,6 +36,8 @@ const HELP = `Usage: npm run bench -- [options]
   --profile          run the API with --cpu-prof and print its self time by package and function
                      (best with --only: the profile covers every scenario run)
   --generate-only    generate the data set, then stop
+  --replica          a primary and one streaming replica of the system's PostgreSQL (temporary,
+                     generated afresh), the API reading the replica (DATABASE_REPLICA_URLS)
   --database NAME    database to create on the server (default rc_bench)
   --data-dir DIR     embedded PostgreSQL data when DATABASE_URL is unset (default .data/bench)
   --log-level L      LOG_LEVEL of the API under test (default warn)
@@ -44,7 +48,7 @@ const HELP = `Usage: npm run bench -- [options]
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const values: Record<string, string> = {};
   const flags = new Set<string>();
-  const booleans = new Set(['reuse', 'explain', 'profile', 'generate-only', 'help']);
+  const booleans = new Set(['reuse', 'explain', 'profile', 'generate-only', 'replica', 'help']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument '${arg}'\n\n${HELP}`);
@@ -81,6 +85,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     explain: flags.has('explain'),
     profile: flags.has('profile'),
     generateOnly: flags.has('generate-only'),
+    replica: flags.has('replica'),
     database: values['database'] ?? 'rc_bench',
     dataDir: values['data-dir'] ?? '.data/bench',
     logLevel: values['log-level'] ?? 'warn',

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { ArchiveModule } from '@rc/archive-http';
 import { CatalogApiModule, CategoryGuides } from '@rc/catalog-http';
 import { CommunityApiModule } from '@rc/community-http';
@@ -25,6 +26,7 @@ import { SearchApiModule } from './search/search.api-module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { GuidesOfCategory } from './wiring/guides-of-category.js';
 import { ImagesOfContentModule } from './wiring/images-of-content.js';
+import { ReadConsistency, readConsistencyOf, ReadRoutingInterceptor } from './replicas/read-consistency.js';
 
 export interface AppModuleOptions {
   readonly config: AppConfig;
@@ -52,6 +54,7 @@ export class AppModule {
         MikroOrmModule.forRoot({
           ...ormConfig({
             clientUrl: options.databaseUrl,
+            replicaUrls: config.databaseReplicaUrls,
             entities: allSchemas,
             migrations: allMigrations,
             log: (message) => logger.debug({ context: 'orm' }, message),
@@ -65,7 +68,7 @@ export class AppModule {
         IdentityApiModule.register(config, options.identity),
         guides,
         CatalogApiModule.register(
-          { publicBaseUrl: config.publicBaseUrl, renderer },
+          { publicBaseUrl: config.publicBaseUrl, renderer, keptTreeVersions: config.databaseReplicaUrls.length ? 2 : 1 },
           { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
         ),
         SearchApiModule.register(guides),
@@ -86,6 +89,9 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AdminGuard },
         { provide: APP_FILTER, inject: [LOGGER, ConflictBodies], useFactory: (log: Logger, conflicts: ConflictBodies) => new ApiExceptionFilter(log, conflicts) },
         { provide: APP_PIPE, useClass: BodyValidationPipe },
+        // Reads of a GET go to a replica that has replayed what its caller wrote or was answered (with DATABASE_REPLICA_URLS).
+        { provide: ReadConsistency, inject: [MikroORM], useFactory: readConsistencyOf },
+        { provide: APP_INTERCEPTOR, inject: [ReadConsistency], useFactory: (consistency: ReadConsistency) => new ReadRoutingInterceptor(consistency) },
         // A write answers once its guide changes have been heard (cached guide bodies stay current).
         { provide: APP_INTERCEPTOR, inject: [GuideVersions], useFactory: (versions: GuideVersions) => new GuideVersionBarrier(versions) },
       ],

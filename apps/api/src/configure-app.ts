@@ -6,6 +6,7 @@ import type { AppConfig } from './config/config.js';
 import { ApiExpressAdapter, jsonBody, methodNotAllowed, rejectNulInUrl, requestIdAndLog, stampRequest } from '@rc/shared-http';
 import { buildOpenApiDocument, serveSwagger } from './http/swagger.js';
 import { securityHeadersMiddleware, securityOf } from './security/security-headers.js';
+import { CONSISTENCY_HEADER } from './replicas/read-consistency.js';
 
 export const API_PREFIX = 'api/2.0';
 
@@ -13,8 +14,8 @@ export function corsOptions(config: AppConfig) {
   return {
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] as string[],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'X-App-Id', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'Range', 'If-Range'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition'],
+    allowedHeaders: ['Authorization', 'X-App-Id', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'Range', 'If-Range', CONSISTENCY_HEADER],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition', CONSISTENCY_HEADER],
     optionsSuccessStatus: 204,
     maxAge: 600,
   } satisfies CorsOptions;

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       databaseUrl: null,
+      databaseReplicaUrls: [],
       dataDir: '.data',
       publicBaseUrl: 'http://localhost:3000',
       admin: null,
@@ -107,6 +108,21 @@ describe('loadConfig', () => {
       metricsToken: 'scrape-me-please',
       shutdownDelaySeconds: 5,
     });
+  });
+
+  it('reads the read replicas of DATABASE_URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/repair', DATABASE_REPLICA_URLS: ' postgresql://u:p@replica-1/repair , postgres://u:p@replica-2:6432/repair,' });
+    expect(config.databaseReplicaUrls).toEqual(['postgresql://u:p@replica-1/repair', 'postgres://u:p@replica-2:6432/repair']);
+  });
+
+  it.each([
+    [{ DATABASE_REPLICA_URLS: 'postgres://replica/x' }, /^DATABASE_REPLICA_URLS needs DATABASE_URL/],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_REPLICA_URLS: 'postgres://r1/x,mysql://r2/x' }, /^DATABASE_REPLICA_URLS: entry 2 must be a postgres: or postgresql: URL/],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_REPLICA_URLS: 'replica' }, /^DATABASE_REPLICA_URLS: entry 1 is not a URL/],
+    [{ DATABASE_URL: 'postgres://db:5432/x', DATABASE_REPLICA_URLS: 'postgres://db/x' }, /^DATABASE_REPLICA_URLS: entry 1 is DATABASE_URL's own server/],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_REPLICA_URLS: 'postgres://r/x,postgres://r/x' }, /^DATABASE_REPLICA_URLS lists a replica twice/],
+  ])('rejects the replicas of %j', (env, problem) => {
+    expect(problemsOf(env)).toEqual([expect.stringMatching(problem)]);
   });
 
   it('loads demo data by default only with the embedded database', () => {

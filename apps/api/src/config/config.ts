@@ -9,6 +9,8 @@ export interface AppConfig {
   readonly host: string;
   /** External PostgreSQL; `null` = start the embedded one. */
   readonly databaseUrl: string | null;
+  /** Streaming replicas of `databaseUrl` that reads may go to (see docs/read-replicas.md); empty: none. */
+  readonly databaseReplicaUrls: readonly string[];
   readonly dataDir: string;
   readonly publicBaseUrl: string;
   readonly admin: { readonly email: string; readonly password: string } | null;
@@ -69,6 +71,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const port = int('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseReplicaUrls = replicaUrls(read('DATABASE_REPLICA_URLS'), databaseUrl, problems);
   const publicBaseUrl = (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
 
   const adminEmail = read('ADMIN_EMAIL');
@@ -98,6 +101,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port,
     host,
     databaseUrl,
+    databaseReplicaUrls,
     dataDir: read('DATA_DIR') ?? '.data',
     publicBaseUrl,
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : null,
@@ -127,4 +131,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** `DATABASE_REPLICA_URLS`: comma-separated PostgreSQL URLs of streaming replicas of `DATABASE_URL`'s database. */
+function replicaUrls(value: string | undefined, databaseUrl: string | null, problems: string[]): string[] {
+  const urls = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (urls.length && databaseUrl === null) problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL (the embedded PostgreSQL has no replicas)');
+  for (const [i, text] of urls.entries()) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      problems.push(`DATABASE_REPLICA_URLS: entry ${i + 1} is not a URL`);
+      continue;
+    }
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') problems.push(`DATABASE_REPLICA_URLS: entry ${i + 1} must be a postgres: or postgresql: URL`);
+    else if (databaseUrl !== null && sameServer(url, databaseUrl)) problems.push(`DATABASE_REPLICA_URLS: entry ${i + 1} is DATABASE_URL's own server`);
+  }
+  if (new Set(urls).size !== urls.length) problems.push('DATABASE_REPLICA_URLS lists a replica twice');
+  if (urls.length > 16) problems.push('DATABASE_REPLICA_URLS lists more than 16 replicas');
+  return urls;
+}
+
+function sameServer(replica: URL, databaseUrl: string): boolean {
+  const primary = new URL(databaseUrl);
+  return replica.hostname === primary.hostname && (replica.port || '5432') === (primary.port || '5432');
 }

@@ -10,7 +10,8 @@ import { ArchiveScheduler } from '@rc/archive-http';
 import { CategoryTreeCache } from '@rc/catalog-http';
 import { PublicGuideBodies } from '@rc/guides-http';
 import { LOGGER } from '@rc/shared-http';
-import { ApiMetrics, clusterMetricsClient, Probes, processMetrics, sampled, type BackgroundWorker, type CacheSource, type OutboxStats } from '@rc/shared-ops';
+import { ApiMetrics, clusterMetricsClient, Probes, processMetrics, sampled, type BackgroundWorker, type CacheSource, type OutboxStats, type ReplicaStats } from '@rc/shared-ops';
+import { formatLsn, ReplicaRoutingDriver } from '@rc/shared-infra-mikro-orm';
 import { GuideEventRelay } from '../events/guide-event-relay.js';
 import { SiteSearch } from '../search/site-search.js';
 
@@ -55,6 +56,22 @@ async function outboxStats(orm: MikroORM): Promise<OutboxStats> {
   return { pending: row!.pending, failing: row!.failing, oldestSeconds: Math.max(0, row!.oldest) };
 }
 
+/** The read replicas' state for readiness and the metrics (`null`: none configured). */
+function replicaStates(orm: MikroORM): (() => ReplicaStats[]) | null {
+  const driver = orm.em.getDriver();
+  if (!(driver instanceof ReplicaRoutingDriver) || driver.replicaSet.size === 0) return null;
+  const set = driver.replicaSet;
+  return () =>
+    set.state().map((replica) => ({
+      name: replica.name,
+      up: replica.up,
+      lagBytes: replica.lagBytes,
+      replayed: replica.replayed === null ? null : formatLsn(replica.replayed),
+      checkedSecondsAgo: replica.checkedAt ? Math.round((Date.now() - replica.checkedAt) / 100) / 10 : null,
+      ...(replica.problem ? { problem: replica.problem } : {}),
+    }));
+}
+
 function apiMetrics(orm: MikroORM, refs: ModuleRef): ApiMetrics {
   let cacheSources: CacheSource[] | null = null;
   const connection = orm.em.getConnection() as PostgreSqlConnection;
@@ -69,6 +86,7 @@ function apiMetrics(orm: MikroORM, refs: ModuleRef): ApiMetrics {
     // Looked up at the first scrape, once every module is built.
     caches: () => (cacheSources ??= caches(refs)),
     outbox: sampled(() => outboxStats(orm), OUTBOX_SAMPLE_MS),
+    ...(replicaStates(orm) ? { replicas: replicaStates(orm)! } : {}),
   });
 }
 
@@ -105,8 +123,11 @@ export class OpsModule {
         {
           provide: Probes,
           inject: [HealthCheckService, HealthIndicatorService, MikroOrmHealthIndicator, MikroORM, ModuleRef, LOGGER],
-          useFactory: (health: HealthCheckService, indicators: HealthIndicatorService, database: MikroOrmHealthIndicator, orm: MikroORM, refs: ModuleRef, logger: Logger) =>
-            new Probes(health, indicators, database, async () => (await orm.migrator.getPending()).map((m) => m.name), backgroundWorkers(config, refs), logger),
+          useFactory: (health: HealthCheckService, indicators: HealthIndicatorService, database: MikroOrmHealthIndicator, orm: MikroORM, refs: ModuleRef, logger: Logger) => {
+            const probes = new Probes(health, indicators, database, async () => (await orm.migrator.getPending()).map((m) => m.name), backgroundWorkers(config, refs), logger);
+            probes.replicas = replicaStates(orm);
+            return probes;
+          },
         },
         {
           provide: Operability,

@@ -67,6 +67,14 @@ const TEST_ARGON2 = { memoryCost: 4096, timeCost: 1, parallelism: 1 };
  */
 const TEST_THROTTLE = { ...DEFAULT_IDENTITY_POLICY.throttle, registrationsPerAddress: 100_000 };
 
+/** Another PostgreSQL server than the tests' own, for the test's database (a primary with replicas, say). */
+export interface TestServer {
+  /** An admin URL of the server: the test's database is created there. */
+  readonly url: string;
+  /** Configuration variables that depend on the test database's URL (`DATABASE_REPLICA_URLS`, say). */
+  readonly env?: (databaseUrl: string) => Record<string, string>;
+}
+
 /**
  * The test servers' settings unless a test sets them. No scheduled archive builds: a build would
  * compete with the test for the CPU. No media worker: the demo pictures' sizes would be made in
@@ -80,13 +88,15 @@ const TEST_DEFAULTS: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', DE
  * Starts the real API (the production start path) on a database of its own and an ephemeral port.
  * `env` holds configuration variables as an operator would set them.
  */
-export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, options: StartOptions = {}, server?: TestServer): Promise<TestApi> {
   // The demo pictures (and what a test uploads) in a folder of the test's own, unless it names one.
   const mediaDir = env['MEDIA_DIR'] ?? (await mkdtemp(join(tmpdir(), 'rc-e2e-media-')));
   // What the first start writes comes from a template (see template-database.ts), unless the
-  // start is about provisioning (or hashes passwords its own way, or provisions nothing).
-  const settings = options.identity?.argon2 || options.provision === false ? null : templateSettings(env);
-  const db = settings ? await fromTemplate(settings, mediaDir, firstStart) : await createTestDatabase();
+  // start is about provisioning (or hashes passwords its own way, or provisions nothing), or runs
+  // on a server of its own.
+  const settings = server || options.identity?.argon2 || options.provision === false ? null : templateSettings(env);
+  const db = settings ? await fromTemplate(settings, mediaDir, firstStart) : await createTestDatabase({ serverUrl: server?.url });
+  env = { ...env, ...server?.env?.(db.url) };
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

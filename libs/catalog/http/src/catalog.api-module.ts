@@ -33,6 +33,8 @@ const DEPS = Symbol('WikiDeps');
 export interface CatalogSettings {
   readonly publicBaseUrl: string;
   readonly renderer: WikiRenderer;
+  /** Category tree versions kept in memory: 1, or 2 when reads may go to a replica behind the primary. */
+  readonly keptTreeVersions?: number;
 }
 
 /** How the app answers the catalog's CategoryGuides port: the modules it needs and the binding. */
@@ -70,6 +72,7 @@ export class CatalogApiModule implements OnModuleInit {
             return new CategoryTreeCache(
               () => versions.categoryTreeVersion(),
               () => queries.categoryTree(),
+              settings.keptTreeVersions ?? 1,
             );
           },
           [MikroORM, WikiQueries],

@@ -3,7 +3,7 @@ import { CategoryTreeCache } from './category-tree-cache.js';
 
 const node = (id: number, title: string, parentId: number | null = null): CategoryNode => ({ id, title, displayTitle: title, parentId });
 
-function fixture() {
+function fixture(keep = 1) {
   const state = { version: 'v1', nodes: [node(1, 'Electronics'), node(2, 'Phone', 1)] as CategoryNode[], versionReads: 0, loads: 0, builds: 0 };
   const cache = new CategoryTreeCache(
     async () => {
@@ -14,6 +14,7 @@ function fixture() {
       state.loads++;
       return [...state.nodes];
     },
+    keep,
   );
   const build = (nodes: readonly CategoryNode[]) => {
     state.builds++;
@@ -34,6 +35,33 @@ describe('CategoryTreeCache', () => {
     state.nodes.push(node(3, 'Kettle'));
     expect((await cache.nodes()).map((n) => n.title)).toEqual(['Electronics', 'Phone', 'Kettle']);
     expect(state.loads).toBe(2);
+  });
+
+  it('keeps one version by default: another version read loads again', async () => {
+    const { state, cache } = fixture();
+    await cache.nodes();
+    state.version = 'v2';
+    await cache.nodes();
+    state.version = 'v1';
+    await cache.nodes();
+    expect(state.loads).toBe(3);
+  });
+
+  it('keeps the two versions used last when asked (a replica behind the primary still answers the older one), not three', async () => {
+    const { state, cache } = fixture(2);
+    await cache.nodes();
+    state.version = 'v2';
+    await cache.nodes();
+    state.version = 'v1';
+    await cache.nodes();
+    expect(state.loads).toBe(2);
+    state.version = 'v3';
+    await cache.nodes();
+    state.version = 'v1';
+    await cache.nodes();
+    state.version = 'v2';
+    await cache.nodes();
+    expect(state.loads).toBe(4);
   });
 
   it('builds each variant once per version and keeps its compact JSON', async () => {

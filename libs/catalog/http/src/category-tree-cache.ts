@@ -13,9 +13,12 @@ interface Entry {
  * version lookup (`version`), and the nodes (`load`) and the bodies built from them only when that
  * version changed. A version read before the nodes are loaded can only be older than them, so a
  * read after a write never answers the tree from before it; concurrent misses share one load.
+ * With read replicas, keep two versions (the ones used last): requests reading the primary and
+ * requests reading a replica not yet past a change then each find theirs, rather than loading in turn.
  */
 export class CategoryTreeCache {
-  private entry: Entry | null = null;
+  /** Most recently used last. */
+  private readonly entries: Entry[] = [];
   private readonly loading = new Map<string, Promise<Entry>>();
   /** Reads answered from the nodes kept, and reads that loaded them (for the metrics). */
   hits = 0;
@@ -24,6 +27,8 @@ export class CategoryTreeCache {
   constructor(
     private readonly version: () => Promise<string>,
     private readonly load: () => Promise<readonly CategoryNode[]>,
+    /** How many versions are kept (1: the current one; 2 with read replicas, see above). */
+    private readonly keep = 1,
   ) {}
 
   /** The live category nodes, current as of this call. */
@@ -45,9 +50,13 @@ export class CategoryTreeCache {
 
   private async current(): Promise<Entry> {
     const version = await this.version();
-    if (this.entry?.version === version) {
+    const at = this.entries.findIndex((entry) => entry.version === version);
+    if (at >= 0) {
       this.hits++;
-      return this.entry;
+      const kept = this.entries[at]!;
+      // Most recently used last: the one evicted is the one not asked for longest.
+      if (at !== this.entries.length - 1) this.entries.push(...this.entries.splice(at, 1));
+      return kept;
     }
     this.misses++;
     let pending = this.loading.get(version);
@@ -55,7 +64,8 @@ export class CategoryTreeCache {
       pending = this.load().then(
         (nodes) => {
           const entry: Entry = { version, nodes, bodies: new Map() };
-          this.entry = entry;
+          this.entries.push(entry);
+          if (this.entries.length > this.keep) this.entries.shift();
           this.loading.delete(version);
           return entry;
         },

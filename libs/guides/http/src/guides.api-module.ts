@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
+import { onPrimary } from '@rc/shared-infra-mikro-orm';
 import {
   AddStep,
   CategoryDirectory,
@@ -158,7 +159,9 @@ export class GuidesApiModule implements OnModuleInit {
           PublicGuideBodies,
           (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, logger: Logger, orm: MikroORM) => {
             const cache = new GuideBodyCache({ maxBytes: settings.guideCacheMb * 1024 * 1024, maxAgeMs: settings.guideCacheMaxAgeSeconds * 1000 });
-            const inContext = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
+            // On the primary even for a request reading a replica: the bodies and user parts kept are
+            // shared by every client, and kept coherent with the primary's announcements.
+            const inContext = <T>(work: () => Promise<T>) => onPrimary(() => RequestContext.create(orm.em, work));
             const users = new UserPartsCache((ids) => inContext(() => r.userParts(ids)), v);
             v.onUserChanged = (userId) => {
               users.forget(userId);

@@ -5,3 +5,4 @@ export * from './full-text.js';
 export * from './pg-listener.js';
 export * from './env-reader.js';
 export * from './notified-loop.js';
+export * from './read-replicas.js';

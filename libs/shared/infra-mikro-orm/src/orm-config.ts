@@ -2,6 +2,7 @@ import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntitySchema } from '@mikro-orm/core';
 import type { MigrationObject } from '@mikro-orm/core';
+import { ReplicaRoutingDriver } from './read-replicas.js';
 
 export interface OrmConfigInput {
   readonly clientUrl: string;
@@ -13,12 +14,32 @@ export interface OrmConfigInput {
   readonly log?: (message: string) => void;
   /** Called with each SQL statement the ORM runs (tests count queries with it); off when absent. */
   readonly onQuery?: (sql: string) => void;
+  /**
+   * Streaming replicas of `clientUrl` that reads may go to: with any, the driver is the
+   * {@link ReplicaRoutingDriver}, which sends a statement to a replica only inside a read scope
+   * that chose one (see read-replicas.ts); everything else stays on the primary.
+   */
+  readonly replicaUrls?: readonly string[];
+}
+
+/** How a replica is named in health and metrics: its host, port and database, never its credentials. */
+export function replicaName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
 }
 
 /** The base configuration every process of the service (API, CLI, tests) builds its ORM from. */
 export function ormConfig(input: OrmConfigInput): Options {
+  const replicaUrls = input.replicaUrls ?? [];
   return defineConfig({
     clientUrl: input.clientUrl,
+    ...(replicaUrls.length
+      ? {
+          driver: ReplicaRoutingDriver,
+          // A replica that cannot be reached within 2 s is given up for the primary (see ReplicaRoutingDriver).
+          replicas: replicaUrls.map((clientUrl) => ({ name: replicaName(clientUrl), clientUrl, pool: { min: 0, max: input.poolMax ?? 10 }, driverOptions: { connectionTimeoutMillis: 2000 } })),
+        }
+      : {}),
     entities: [...input.entities],
     extensions: [Migrator],
     migrations: {

@@ -34,6 +34,11 @@ export class Probes {
   private migrationsApplied = false;
   private wasReady: boolean | null = null;
   private readonly started = Date.now();
+  /**
+   * The read replicas as last checked, shown by readiness (`null`: none configured). They never
+   * make the process unready: reads fall back to the primary while a replica is down or behind.
+   */
+  replicas: (() => readonly object[]) | null = null;
 
   constructor(
     private readonly health: HealthCheckService,
@@ -66,6 +71,7 @@ export class Probes {
           () => this.database.pingCheck('database', { timeout: this.options.databaseTimeoutMs }),
           () => this.indicators.check('migrations').attempt(() => this.migrations()).withTimeout(this.options.migrationsTimeoutMs),
           () => this.workersCheck(),
+          ...(this.replicas ? [() => this.indicators.check('replicas').up({ replicas: this.replicas!() })] : []),
         ]);
     const ready = answer.status === 200;
     if (ready !== this.wasReady && !this.shuttingDown) {

@@ -33,6 +33,16 @@ export interface MetricSources {
   readonly pool: () => Promise<PoolStats | null>;
   readonly caches: () => readonly CacheSource[];
   readonly outbox: () => Promise<OutboxStats | null>;
+  /** The read replicas as last checked (none: no replicas configured). */
+  readonly replicas?: () => readonly ReplicaStats[];
+}
+
+/** One read replica as the routing last saw it. */
+export interface ReplicaStats {
+  readonly name: string;
+  readonly up: boolean;
+  /** Bytes of WAL its replay was behind the primary at the last check (`null`: not known). */
+  readonly lagBytes: number | null;
 }
 
 /** Latency buckets, in seconds: from a cached guide (well under a millisecond) to a slow search. */
@@ -102,6 +112,31 @@ export class ApiMetrics {
         }
       },
     });
+
+    const replicas = sources.replicas;
+    if (replicas) {
+      // Each worker checks on its own: the cluster's figure is the worst one seen.
+      new Gauge({
+        name: 'db_replica_up',
+        help: 'Whether a read replica answered its last check replaying (1) or is skipped by reads (0)',
+        labelNames: ['replica'],
+        registers,
+        aggregator: 'min',
+        collect() {
+          for (const replica of replicas()) this.set({ replica: replica.name }, replica.up ? 1 : 0);
+        },
+      });
+      new Gauge({
+        name: 'db_replica_lag_bytes',
+        help: "Bytes of WAL a read replica's replay was behind the primary at its last check",
+        labelNames: ['replica'],
+        registers,
+        aggregator: 'max',
+        collect() {
+          for (const replica of replicas()) if (replica.lagBytes !== null) this.set({ replica: replica.name }, replica.lagBytes);
+        },
+      });
+    }
 
     // Every worker reads the same table: the cluster's figure is the largest, not the sum.
     const outbox = sources.outbox;

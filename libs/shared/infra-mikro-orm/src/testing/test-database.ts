@@ -16,11 +16,11 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh database on the test server, so test files never see each other's rows: empty, or a copy
- * of `template` (a database nobody is connected to: PostgreSQL copies it file by file).
+ * A fresh database on the test server (or the one given), so test files never see each other's
+ * rows: empty, or a copy of `template` (a database nobody is connected to).
  */
-export async function createTestDatabase(options: { template?: string } = {}): Promise<TestDatabase> {
-  const server = new URL(testServerUrl());
+export async function createTestDatabase(options: { template?: string; serverUrl?: string } = {}): Promise<TestDatabase> {
+  const server = new URL(options.serverUrl ?? testServerUrl());
   const name = `rc_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(server, (c) => c.query(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ''}`));
   const url = new URL(server);
