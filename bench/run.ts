@@ -8,6 +8,7 @@ import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { runExplain } from './explain.js';
 import { measureWebhooks } from './webhooks.js';
+import { argon2VerificationsPerSecond } from './argon2.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
 import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
@@ -283,6 +284,14 @@ async function main(): Promise<void> {
       }
       rows.push(row);
       log(`  ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors + row.unexpected}, peak RSS ${row.peakRssMb} MB${Object.keys(row.extra).length ? `, ${JSON.stringify(row.extra)}` : ''}`);
+    }
+    // Login's limit: argon2id verifications of the same hash alone, in this process, as many at once.
+    const login = rows.find((row) => row.name === 'login');
+    if (login) {
+      const alone = await argon2VerificationsPerSecond(options.duration, options.connections);
+      login.extra['argon2AloneRps'] = Math.round(alone * 10) / 10;
+      login.extra['xArgon2'] = Math.round((login.rps / alone) * 100) / 100;
+      log(`  login's reference: ${login.extra['argon2AloneRps']} argon2id verifications/s alone; login at ${login.extra['xArgon2']} × that`);
     }
     // The media figures (not a load run): uploads made into every size against the image library alone.
     const media = !options.only.length || wanted('media-upload') ? await measureMedia(api.origin, api.child.pid, mediaDirOf(options), log) : null;

@@ -1,0 +1,23 @@
+// The login scenario's reference: argon2id verifications per second of the bench accounts' hash
+// (the API's default cost), run alone in this process with as many at once as the scenario's
+// connections. A login verifies one such hash; this is the limit of its throughput.
+import { verify } from '@node-rs/argon2';
+import { Argon2PasswordHasher } from '@rc/identity-infra-mikro-orm';
+import { BENCH_PASSWORD } from './generate.js';
+
+export async function argon2VerificationsPerSecond(seconds: number, concurrency: number): Promise<number> {
+  const hashed = await new Argon2PasswordHasher().hash(BENCH_PASSWORD);
+  await verify(hashed, BENCH_PASSWORD); // warm
+  let done = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        if (!(await verify(hashed, BENCH_PASSWORD))) throw new Error('argon2 reference: the password did not verify');
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
