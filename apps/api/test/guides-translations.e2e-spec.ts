@@ -41,7 +41,7 @@ describe('guides over HTTP: translations (langid)', () => {
   it('starts a translation with the source revision, reads it with langid, and leaves the default read as it was', async () => {
     const guide = await guideWithSteps('Battery swap');
     const before = await anonymous(`/guides/${guide.guideid}`);
-    const beforeBody = await before.json();
+    const beforeBody = (await before.json()) as Record<string, unknown>;
 
     const started = await patch(`/guides/${guide.guideid}?langid=de&revisionid=${guide.revisionid}`, { title: 'Akkutausch', summary: 'Tausche ihn aus.' });
     expect(started.status).toBe(200);
