@@ -30,6 +30,15 @@ describe('guides over HTTP: translations (langid)', () => {
   });
   afterAll(() => api.close());
 
+  it('has a demo guide in German', async () => {
+    const [row] = await api.sql<{ id: number }>(`SELECT id FROM guides WHERE title = 'Joy-Con Joystick Replacement'`);
+    const de = await get(`/guides/${row!.id}?langid=de`);
+    expect(de.status).toBe(200);
+    expect(de.body).toMatchObject({ title: 'Joy-Con-Joystick austauschen', subject: 'Joy-Con-Joystick', langid: 'de', available_langids: ['de', 'en'], category: 'Nintendo Switch', difficulty: 'Difficult' });
+    expect(de.body.steps[0].lines.map((l: { text_raw: string }) => l.text_raw)).toEqual(['Entferne die vier Y00-Schrauben auf der Rückseite des Joy-Con.', 'Die Schrauben sind winzig: nimm eine Magnetmatte.']);
+    expect((await get(`/guides/${row!.id}`)).body).toMatchObject({ title: 'Joy-Con Joystick Replacement', langid: 'en', available_langids: ['de', 'en'] });
+  });
+
   it('falls back to the source language when the language has no translation, and says which was served', async () => {
     const guide = await guideWithSteps('Fallback guide');
     const res = await get(`/guides/${guide.guideid}?langid=de`);

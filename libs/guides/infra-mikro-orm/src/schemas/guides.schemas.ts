@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import { notifyTriggerBody } from '@rc/shared-infra-mikro-orm';
+import { notifyTriggerBody, searchConfigSql } from '@rc/shared-infra-mikro-orm';
 import { GUIDE_SEARCH_VECTOR } from '../migrations/20261122300000-guides-search.js';
 import { GUIDE_SEARCH_HEAD } from '../migrations/20261123160000-guides-search-head.js';
 
@@ -58,18 +58,7 @@ export const GUIDE_VERSIONS_CHANNEL = 'guide_versions';
  */
 export const GUIDE_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites', 'discussion_seq', 'media_stamp', 'langids']);
 
-/** The text-search configurations of the languages PostgreSQL stems; any other language is searched word for word. */
-export const SEARCH_CONFIGS: Readonly<Record<string, string>> = {
-  ar: 'arabic', da: 'danish', de: 'german', el: 'greek', en: 'english', es: 'spanish', fi: 'finnish', fr: 'french', hu: 'hungarian',
-  id: 'indonesian', it: 'italian', lt: 'lithuanian', nb: 'norwegian', ne: 'nepali', nl: 'dutch', no: 'norwegian', pt: 'portuguese',
-  ro: 'romanian', ru: 'russian', sv: 'swedish', ta: 'tamil', tr: 'turkish',
-};
-
-/** The text-search configuration of a language (`simple` for those without one). */
-export const searchConfigOf = (langid: string): string => SEARCH_CONFIGS[langid] ?? 'simple';
-
-/** The configuration of a row's `langid`, as an immutable expression (each branch a constant). */
-const CONFIG_OF_LANGID = `CASE langid ${Object.entries(SEARCH_CONFIGS).map(([l, c]) => `WHEN '${l}' THEN '${c}'::regconfig`).join(' ')} ELSE 'simple'::regconfig END`;
+const CONFIG_OF_LANGID = searchConfigSql('langid');
 
 /** A translation's search document, weighted as a guide's (title A, summary B, introduction and subject C, step text D). */
 export const GUIDE_TRANSLATION_SEARCH_VECTOR = `setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(title, '')), 'A')
