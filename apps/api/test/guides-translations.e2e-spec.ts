@@ -39,6 +39,31 @@ describe('guides over HTTP: translations (langid)', () => {
     expect((await get(`/guides/${row!.id}`)).body).toMatchObject({ title: 'Joy-Con Joystick Replacement', langid: 'en', available_langids: ['de', 'en'] });
   });
 
+  it('searches and suggests in a language: its translations, shown in it', async () => {
+    const [row] = await api.sql<{ id: number }>(`SELECT id FROM guides WHERE title = 'Joy-Con Joystick Replacement'`);
+    // German stemming: "austauschen" (in the title) is found by "austauschen" and "Austausch".
+    for (const word of ['austauschen', 'Drift beheben']) {
+      const res = await get(`/search/${encodeURIComponent(word)}?langid=de`);
+      expect(res.status).toBe(200);
+      expect(res.body.results).toEqual(expect.arrayContaining([expect.objectContaining({ dataType: 'guide', guideid: row!.id, title: 'Joy-Con-Joystick austauschen', locale: 'de' })]));
+      expect(res.body.totalResults).toBeGreaterThanOrEqual(1);
+    }
+    // The same word in the default language finds no guide; English words find nothing in German.
+    expect((await get('/search/austauschen')).body.results.filter((r: { dataType: string }) => r.dataType === 'guide')).toEqual([]);
+    expect((await get('/search/replacement?langid=de&filter=guide')).body.totalResults).toBe(0);
+    // A category page's translation.
+    const page = await get('/search/Fehlerbehebung?langid=de&filter=category');
+    expect(page.body.results).toEqual([expect.objectContaining({ dataType: 'wiki', title: 'Nintendo Switch', langid: 'de', summary: expect.stringContaining('Hybridkonsole') })]);
+    // Type-ahead.
+    const suggest = await get('/suggest/Joy-Con-Joy?langid=de&doctypes=guide');
+    expect(suggest.status).toBe(200);
+    expect(suggest.body.results).toEqual([expect.objectContaining({ guideid: row!.id, title: 'Joy-Con-Joystick austauschen', locale: 'de' })]);
+    const topic = await get('/suggest/Nintendo?langid=de&doctypes=topic');
+    expect(topic.body.results).toEqual([expect.objectContaining({ title: 'Nintendo Switch', langid: 'de' })]);
+    expect((await get('/suggest/Joy?langid=klingon')).status).toBe(400);
+    expect((await get('/search/Joy?langid=klingon')).status).toBe(400);
+  });
+
   it('falls back to the source language when the language has no translation, and says which was served', async () => {
     const guide = await guideWithSteps('Fallback guide');
     const res = await get(`/guides/${guide.guideid}?langid=de`);
