@@ -37,6 +37,11 @@ describe('guides over HTTP: translations (langid)', () => {
     expect(de.body).toMatchObject({ title: 'Joy-Con-Joystick austauschen', subject: 'Joy-Con-Joystick', langid: 'de', available_langids: ['de', 'en'], category: 'Nintendo Switch', difficulty: 'Difficult' });
     expect(de.body.steps[0].lines.map((l: { text_raw: string }) => l.text_raw)).toEqual(['Entferne die vier Y00-Schrauben auf der Rückseite des Joy-Con.', 'Die Schrauben sind winzig: nimm eine Magnetmatte.']);
     expect((await get(`/guides/${row!.id}`)).body).toMatchObject({ title: 'Joy-Con Joystick Replacement', langid: 'en', available_langids: ['de', 'en'] });
+    // The oManual document in that language.
+    const xml = await get(`/guides/${row!.id}?langid=de&type=XML`);
+    expect(xml.status).toBe(200);
+    expect(xml.text).toContain('locale="de"');
+    expect(xml.text).toContain('Joy-Con-Joystick austauschen</title>');
   });
 
   it('searches and suggests in a language: its translations, shown in it', async () => {
