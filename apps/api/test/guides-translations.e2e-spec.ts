@@ -1,3 +1,4 @@
+import { isEventDelivery } from './support/event-delivery.js';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
 import { GUIDE_KEYS } from './support/guide-shapes.js';
 
@@ -6,6 +7,7 @@ describe('guides over HTTP: translations (langid)', () => {
   let api: TestApi;
   let alice: string;
   let bob: string;
+  const statements: string[] = [];
 
   // fetch would ask for gzip: plain JSON here, as a client without gzip.
   const anonymous = (path: string, headers: Record<string, string> = {}) => fetch(`${api.origin}/api/2.0${path}`, { headers: { 'Accept-Encoding': 'identity', ...headers } });
@@ -24,7 +26,7 @@ describe('guides over HTTP: translations (langid)', () => {
   }
 
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({}, { onQuery: (sql) => statements.push(sql) });
     alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
     bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
   });
@@ -191,6 +193,38 @@ describe('guides over HTTP: translations (langid)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: 'Plain edit, renamed', difficulty: 'Easy', langid: 'en', available_langids: ['en'] });
     expect(await api.sql('SELECT 1 FROM guide_translations WHERE guide_id = $1', [guide.guideid])).toEqual([]);
+  });
+
+  it('reads a translation in a constant number of statements, whatever its steps and translated prerequisites', async () => {
+    const translated = async (steps: number, prerequisites: number[] = []) => {
+      const created = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: `Counted ${steps}`, public: true, prerequisites } });
+      const id = created.body.guideid as number;
+      for (let i = 0; i < steps; i++) await api.request('POST', `/guides/${id}/steps`, { token: alice, body: { lines: [{ text: `Step ${i}`, bullet: 'black', level: 0 }] } });
+      const guide = (await get(`/guides/${id}`, alice)).body;
+      for (const step of guide.steps.filter((s: { guideid: number }) => s.guideid === id)) {
+        expect((await patch(`/guides/${id}/steps/${step.stepid}?langid=nl&revisionid=${step.revisionid}`, { lines: ['Stap'] })).status).toBe(200);
+      }
+      const current = (await get(`/guides/${id}?langid=nl`, alice)).body;
+      expect((await patch(`/guides/${id}?langid=nl&revisionid=${current.revisionid}`, { title: `Geteld ${steps}` })).status).toBe(200);
+      return id;
+    };
+    const count = async (path: string) => {
+      await api.settle();
+      const before = statements.length;
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.body.langid).toBe('nl');
+      return statements.slice(before).filter((sql) => !/^(begin|commit|rollback)/i.test(sql.trim()) && !isEventDelivery(sql)).length;
+    };
+    const prereqA = await translated(2);
+    const prereqB = await translated(2);
+    const small = await translated(1, [prereqA]);
+    const large = await translated(12, [prereqA, prereqB]);
+    expect(await count(`/guides/${large}?langid=nl`)).toBe(await count(`/guides/${small}?langid=nl`));
+    expect(await count(`/guides/${large}?langid=nl`)).toBeLessThanOrEqual(10);
+    // The inlined prerequisites' steps in Dutch too.
+    const body = (await get(`/guides/${large}?langid=nl`)).body;
+    expect(body.steps.map((s: { lines: { text_raw: string }[] }) => s.lines[0]!.text_raw)).toEqual(Array(16).fill('Stap'));
   });
 
   it('keeps a private guide\'s translations private', async () => {
