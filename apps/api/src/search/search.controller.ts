@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { parsePage } from '@rc/shared-kernel';
+import { parseLangid, parsePage } from '@rc/shared-kernel';
 import { GuideSummaryResponseDto } from '@rc/guides-http';
 import { list, Endpoint } from '@rc/shared-http';
 import { SearchResponseDto, SuggestResponseDto, WikiSearchResultDto } from './dto/search.response.dto.js';
@@ -8,6 +8,7 @@ import { doctypesOf, searchScope, SiteSearch } from './site-search.js';
 
 type Query = Record<string, unknown>;
 
+const LANGID = { name: 'langid', required: false, example: 'de', description: 'A two-letter language code: search the guides\' and pages\' translations into that language (in its text-search configuration), shown in it; the default language (`en`) or none: the guides and pages themselves. An unknown code is a 400.' };
 const QUERY = { name: 'query', description: 'What to look for (URL-encoded). Any text is accepted; one that means nothing finds nothing.' };
 
 @ApiTags('Search')
@@ -26,10 +27,10 @@ export class SearchController {
     errors: [400],
   })
   @ApiParam(QUERY)
-  @ApiQuery({ name: 'filter', required: false, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'filter', required: false, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'One page of results with the total', type: SearchResponseDto })
   search(@Param('query') query: string, @Query() params: Query) {
-    return this.site.search(query, searchScope(list(params, 'filter')), parsePage(params));
+    return this.site.search(query, searchScope(list(params, 'filter')), parsePage(params), parseLangid(params['langid']));
   }
 
   @Get('suggest/:query')
@@ -41,9 +42,9 @@ export class SearchController {
     errors: [400],
   })
   @ApiParam(QUERY)
-  @ApiQuery({ name: 'doctypes', required: false, example: 'topic,guide' })
+  @ApiQuery({ name: 'doctypes', required: false, example: 'topic,guide' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'The suggestions', type: SuggestResponseDto })
   suggest(@Param('query') query: string, @Query() params: Query) {
-    return this.site.suggest(query, doctypesOf(list(params, 'doctypes')));
+    return this.site.suggest(query, doctypesOf(list(params, 'doctypes')), parseLangid(params['langid']));
   }
 }

@@ -1,6 +1,6 @@
 import { GuideQueries, type GuideSummaryView } from '@rc/guides-domain';
 import { RankingCache } from '@rc/shared-infra-mikro-orm';
-import { InvalidParameterError, toUnixSeconds, type Page } from '@rc/shared-kernel';
+import { DEFAULT_LANGID, InvalidParameterError, toUnixSeconds, type Page } from '@rc/shared-kernel';
 import { wikiUrl } from '@rc/catalog-http';
 import type { GuideReader } from '@rc/guides-http';
 import { imageOrNull, type ImageObject } from '@rc/media-contracts';
@@ -174,8 +174,10 @@ export class SiteSearch {
    * every page live at the revision shown, every author active under the name shown); otherwise it
    * is built again. Its order and total may lag as the ranking's may; its items never do.
    */
-  async search(query: string, scope: SearchScope, page: Page): Promise<SearchBody> {
+  async search(query: string, scope: SearchScope, page: Page, langid?: string): Promise<SearchBody> {
     if (page.offset > MAX_SEARCH_OFFSET) throw new InvalidParameterError(`Parameter 'offset' must be at most ${MAX_SEARCH_OFFSET} for search`);
+    // In another language: the translations, built each time (kept pages are the default language's).
+    if (langid !== undefined && langid !== DEFAULT_LANGID) return (await this.searchNow(query, scope, page, langid)).body;
     const key = JSON.stringify([query, scope.guideTypes ?? null, scope.namespaces, page.limit, page.offset]);
     const kept = this.freshness ? this.kept.get(key) : undefined;
     if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
@@ -188,14 +190,14 @@ export class SiteSearch {
    * The page built from the sources. Each source is asked for its best `offset + limit` hits (the
    * page of the merge can only hold those); with one source, for the page.
    */
-  private async searchNow(query: string, scope: SearchScope, page: Page) {
+  private async searchNow(query: string, scope: SearchScope, page: Page, langid?: string) {
     const withGuides = scope.guideTypes !== null;
     const withWikis = scope.namespaces.length > 0;
     const merged = withGuides && withWikis;
     const window: Page = merged ? { limit: page.offset + page.limit, offset: 0 } : page;
     const [guides, wikis] = await Promise.all([
-      withGuides ? this.guides.search(query, window, scope.guideTypes ?? undefined) : { total: 0, results: [] },
-      withWikis ? this.wikis.search(query, scope.namespaces, window) : { total: 0, results: [] },
+      withGuides ? (langid ? this.guides.searchTranslations(langid, query, window, scope.guideTypes ?? undefined) : this.guides.search(query, window, scope.guideTypes ?? undefined)) : { total: 0, results: [] },
+      withWikis ? this.wikis.search(query, scope.namespaces, window, langid) : { total: 0, results: [] },
     ]);
     const hits = merge(
       guides.results.map((guide): Hit => ({ kind: 'guide', rank: guide.rank, id: guide.guideid, guide })),
@@ -219,30 +221,32 @@ export class SiteSearch {
    * search pages, the suggestions for prefixes held by {@link KEPT_PAGE_MATCHES} guides' heads or
    * more are kept {@link KEPT_PAGE_MS} and served only while what they show is unchanged.
    */
-  async suggest(query: string, doctypes: readonly Doctype[]): Promise<{ query: string; results: Presented }> {
+  async suggest(query: string, doctypes: readonly Doctype[], langid?: string): Promise<{ query: string; results: Presented }> {
     const text = query.trim();
     if (!text) return { query, results: [] };
     const byId = GUIDE_ID_QUERY.exec(text);
     if (byId) return { query, results: await this.reader.summaries(await this.guides.byIds([Number(byId[1])])) };
+    // In another language: its translations, never kept (kept suggestions are the default language's).
+    const translated = langid !== undefined && langid !== DEFAULT_LANGID ? langid : undefined;
     const key = JSON.stringify([query, doctypes]);
-    const kept = this.freshness ? this.keptSuggestions.get(key) : undefined;
+    const kept = this.freshness && !translated ? this.keptSuggestions.get(key) : undefined;
     if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
     let guideMatches = 0;
     const lists = await Promise.all(
       doctypes.map(async (doctype): Promise<Hit[]> => {
         if (doctype === 'guide') {
-          const found = await this.guides.suggest(text, MAX_SUGGESTIONS);
+          const found = translated ? await this.guides.suggestTranslations(translated, text, MAX_SUGGESTIONS) : await this.guides.suggest(text, MAX_SUGGESTIONS);
           guideMatches = found.matches;
           return found.results.map((guide) => ({ kind: 'guide', rank: 0, id: guide.guideid, guide }));
         }
         if (doctype === 'question') return []; // This service has no questions (Answers).
-        const hits = await this.wikis.suggest(text, [doctype === 'topic' ? 'CATEGORY' : 'ITEM'], MAX_SUGGESTIONS);
+        const hits = await this.wikis.suggest(text, [doctype === 'topic' ? 'CATEGORY' : 'ITEM'], MAX_SUGGESTIONS, translated);
         return hits.map((wiki) => ({ kind: 'wiki', rank: wiki.rank, id: wiki.wikiid, wiki }));
       }),
     );
     const hits = balance(lists, MAX_SUGGESTIONS).flat();
     const body = { query, results: await this.present(hits) };
-    if (this.freshness && guideMatches >= KEPT_PAGE_MATCHES) this.keptSuggestions.set(key, { body, ...shownOf(hits, body.results) });
+    if (this.freshness && !translated && guideMatches >= KEPT_PAGE_MATCHES) this.keptSuggestions.set(key, { body, ...shownOf(hits, body.results) });
     return body;
   }
 

@@ -39,3 +39,15 @@ export class InvalidWikiError extends RuleViolationError {
     super(violations.map((v) => v.message).join('; '), violations);
   }
 }
+
+/** A write in another language than the page's own named a stale `revisionid`: the body is the page as that language shows it. */
+export class StaleWikiTranslationError extends ConflictError {
+  readonly code = 'CATALOG.STALE_TRANSLATION_REVISION';
+  constructor(
+    readonly namespace: string,
+    readonly title: string,
+    readonly langid: string,
+  ) {
+    super('Revision conflict - please refresh and try again');
+  }
+}

@@ -5,3 +5,6 @@ export * from './ports/wiki.repository.js';
 export * from './use-cases/wiki.use-cases.js';
 export * from './ports/wiki-queries.js';
 export * from './ports/wiki-images.js';
+export * from './model/wiki-translation.js';
+export * from './ports/wiki-translation.repository.js';
+export * from './use-cases/wiki-translations.use-cases.js';

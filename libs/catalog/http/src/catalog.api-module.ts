@@ -8,6 +8,10 @@ import {
   WikiHistory,
   CompareWikiRevisions,
   StaleWikiRevisionError,
+  StaleWikiTranslationError,
+  ReadWikiTranslation,
+  TranslateWiki,
+  WikiTranslationRepository,
   TagWiki,
   ViewWiki,
   WikiImages,
@@ -16,7 +20,7 @@ import {
   WikiTags,
   type WikiDeps,
 } from '@rc/catalog-domain';
-import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags } from '@rc/catalog-infra-mikro-orm';
+import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags, MikroOrmWikiTranslationRepository } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
@@ -50,6 +54,7 @@ export class CatalogApiModule implements OnModuleInit {
     private readonly conflicts: ConflictBodies,
     private readonly reader: WikiReader,
     private readonly view: ViewWiki,
+    private readonly translations: ReadWikiTranslation,
   ) {}
 
   static register(settings: CatalogSettings, categoryGuides: CategoryGuidesBinding): DynamicModule {
@@ -81,6 +86,9 @@ export class CatalogApiModule implements OnModuleInit {
         { provide: DEPS, inject: [WikiRepository, WikiImages, Clock, UnitOfWork, IntegrationEvents], useFactory: (wikis: WikiRepository, images: WikiImages, clock: Clock, uow: UnitOfWork, events: IntegrationEvents): WikiDeps => ({ wikis, images, clock, uow, events }) },
         ...[CreateWiki, EditWiki, DeleteWiki, RevertWiki].map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WikiDeps) => new UseCase(deps) })),
         factory(ViewWiki, (w: WikiRepository) => new ViewWiki(w), [WikiRepository]),
+        factory(WikiTranslationRepository, (orm: MikroORM) => new MikroOrmWikiTranslationRepository(em(orm)), [MikroORM]),
+        { provide: TranslateWiki, inject: [DEPS, WikiTranslationRepository], useFactory: (deps: WikiDeps, t: WikiTranslationRepository) => new TranslateWiki(deps, t) },
+        factory(ReadWikiTranslation, (t: WikiTranslationRepository) => new ReadWikiTranslation(t), [WikiTranslationRepository]),
         factory(WikiHistory, (w: WikiRepository) => new WikiHistory(w), [WikiRepository]),
         factory(CompareWikiRevisions, (w: WikiRepository) => new CompareWikiRevisions(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
@@ -91,16 +99,17 @@ export class CatalogApiModule implements OnModuleInit {
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages],
         ),
       ],
-      exports: [WikiReader, WikiDirectory, PageTags],
+      exports: [WikiReader, WikiDirectory, PageTags, TranslateWiki],
     };
   }
 
-  /** A stale revision answers with the current page. */
+  /** A stale revision answers with the current page (in the write's language, for a translation's). */
   onModuleInit(): void {
     this.conflicts.register(async (error, req) => {
-      if (!(error instanceof StaleWikiRevisionError)) return undefined;
+      if (!(error instanceof StaleWikiRevisionError) && !(error instanceof StaleWikiTranslationError)) return undefined;
       const page = await this.view.execute({ namespace: error.namespace as 'CATEGORY', title: error.title });
-      return this.reader.present(page, (req.principal as Caller | undefined) ?? null);
+      const shown = error instanceof StaleWikiTranslationError ? await this.translations.execute(page, error.langid) : page;
+      return this.reader.present(shown, (req.principal as Caller | undefined) ?? null);
     });
   }
 }

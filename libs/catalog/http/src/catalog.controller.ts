@@ -6,7 +6,9 @@ import {
   InvalidWikiError,
   EditWiki,
   namespaceOf,
+  ReadWikiTranslation,
   RevertWiki,
+  TranslateWiki,
   TagWiki,
   ViewWiki,
   WikiQueries,
@@ -16,7 +18,7 @@ import {
 } from '@rc/catalog-domain';
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
-import { InvalidParameterError, parsePage } from '@rc/shared-kernel';
+import { InvalidParameterError, parseLangid, parsePage } from '@rc/shared-kernel';
 import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, optionalId, representsRevision, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
@@ -39,6 +41,7 @@ type Query = Record<string, unknown>;
 const editorOf = (p: Caller | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
 const WIKI = { description: 'The full wiki page (reference §3.10)', type: WikiResponseDto };
 const DISPLAYS = ['objects', 'leaves', 'hierarchy', 'hierarchyOrder'];
+const LANGID_QUERY = { name: 'langid', required: false, description: 'A two-letter language code (`en`, `de`, `fr`, `jp`…): the page in that language', example: 'de' };
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current page' };
 
 @ApiTags('Categories and wikis')
@@ -56,6 +59,8 @@ export class CatalogController {
     private readonly revert: RevertWiki,
     private readonly tag: TagWiki,
     private readonly tree: CategoryTreeCache,
+    private readonly translate: TranslateWiki,
+    private readonly translations: ReadWikiTranslation,
   ) {}
 
   @Get('categories')
@@ -143,10 +148,22 @@ export class CatalogController {
   }
 
   @Get('wikis/:namespace/:title')
-  @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404], notFound: 'Wiki not found' })
-  @ApiOkResponse(WIKI)
+  @Endpoint({
+    summary: 'One page',
+    description:
+      'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision. `langid` reads the page in that language: its translation (display title, description, contents; the rest is shared by every language), or the page in its own language when it has none (`langid` in the answer is the language served, `available_langids` lists what exists); an unknown language code is a 400.',
+    errors: [400, 404],
+    notFound: 'Wiki not found',
+  })
+  @ApiQuery(LANGID_QUERY) @ApiOkResponse(WIKI)
   async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Res({ passthrough: true }) res: Response) {
-    const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: optionalId(query, 'revisionid') });
+    const langid = parseLangid(query['langid']);
+    const revisionid = optionalId(query, 'revisionid');
+    let page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: langid === undefined ? revisionid : undefined });
+    if (langid !== undefined) {
+      const translated = await this.translations.execute(page, langid);
+      page = revisionid === undefined || revisionid === translated.state.revisionid ? translated : await this.view.execute({ namespace: namespaceOf(ns), title, revisionid });
+    }
     const body = await this.reader.present(page, viewer);
     representsRevision(res, body.revisionid, body.modified_date);
     return body;
@@ -163,6 +180,13 @@ export class CatalogController {
   })
   @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
   async createPage(@Body() body: WikiCreateDto, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
+    const langid = parseLangid(query['langid']);
+    // An existing title with `source_revisionid` and `?langid=`: starts that page's translation.
+    if (langid !== undefined && body.source_revisionid !== undefined && body.source_revisionid !== null && typeof body.namespace === 'string' && typeof body.title === 'string') {
+      const { namespace: _namespace, title: _title, ...fields } = body;
+      const translated = await this.translate.execute({ editor: editorOf(principal), namespace: namespaceOf(body.namespace), title: body.title, langid, revisionid: null, fields, ...changeNoteOf(query, body) });
+      if (translated) return this.reader.present(translated, principal);
+    }
     if (typeof body.namespace === 'string' && body.namespace.toUpperCase() === 'USER' && typeof body.title === 'string' && /^[1-9]\d{0,9}$/.test(body.title.trim()) && !(await this.reader.userExists(Number(body.title)))) {
       throw new InvalidWikiError([{ field: 'title', message: `no user ${body.title.trim()}` }]);
     }
@@ -170,9 +194,22 @@ export class CatalogController {
   }
 
   @Patch('wikis/:namespace/:title')
-  @Endpoint({ summary: 'Edit a page (Admin)', description: 'Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page.', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
-  @ApiQuery(REVISION) @IfMatchRevision() @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
+  @Endpoint({
+    summary: 'Edit a page (Admin)',
+    description:
+      "Write names (`contents`); a no-op keeps the revision; stale → 409 with the current page. With `langid` other than the page's own language, writes its translation into that language: `display_title`, `description`, `contents` (null or empty: the source's text shows again; the other fields are shared by every language: 422) and `source_revisionid`; `revisionid` is then the translation's or, for a language without one yet, the page's current revision (the write starts the translation). The answer is the page in that language.",
+    admin: true,
+    errors: [400, 404, 409, 422],
+    notFound: 'Wiki not found',
+    conflict: WikiResponseDto,
+  })
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(LANGID_QUERY) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
   async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
+    const langid = parseLangid(query['langid']);
+    if (langid !== undefined) {
+      const translated = await this.translate.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, langid, revisionid: expectedRevision(req, query), fields: { ...body }, ...changeNoteOf(query, body) });
+      if (translated) return this.reader.present(translated, principal);
+    }
     const page = await this.edit.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: expectedRevision(req, query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(page, principal);
   }

@@ -109,7 +109,7 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
     modified_date: toUnixSeconds(s.modifiedAt),
     created_date: toUnixSeconds(s.createdAt),
     langid: s.langid,
-    available_langids: [s.langid],
+    available_langids: page.availableLangids,
     url: wikiUrl(s.namespace, s.title, ctx.baseUrl),
     description: s.description,
     contents_raw: s.contents,

@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { CreateWiki, type WikiEditor } from '@rc/catalog-domain';
-import { AddStep, CreateGuide, EditGuide, MarkGuide, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
+import { CreateWiki, TranslateWiki, type WikiEditor } from '@rc/catalog-domain';
+import { AddStep, CreateGuide, EditGuide, MarkGuide, TranslateGuide, TranslateStep, type Editor, type Guide, type GuideInput, type StepInput } from '@rc/guides-domain';
 import { EditProfile, EnsureAdmin, RegisterApp, RegisterUser, type Principal, type UserId } from '@rc/identity-domain';
 import { loadDemoTeams } from './teams-demo.js';
 import { DEMO_DATA_MARK } from './demo-marks.js';
@@ -69,6 +69,7 @@ async function loadContent(app: INestApplicationContext): Promise<{ categories: 
   }
   await loadCategories(app, { userId: admin.id, isAdmin: true }, pictures);
   const guides = await loadGuides(app, { alice: editors[0]!, bob: editors[1]!, admin: { userId: admin.id, isAdmin: true } }, pictures);
+  await loadTranslations(app, { admin: { userId: admin.id, isAdmin: true }, bob: editors[1]! }, guides);
   await loadDemoTeams(app, { admin: admin.id, alice: editors[0]!.userId, bob: editors[1]!.userId });
   // Loaded here, not by what imports this library for its migration (see demo-pictures.ts).
   const { loadCommunityDemo } = await import('@rc/community-http');
@@ -211,6 +212,43 @@ const DEMO_GUIDES: DemoGuide[] = [
     steps: [{ lines: [line('Remove the back panel.')] }],
   },
 ];
+
+/**
+ * A second language: the Joy-Con guide (its texts and both steps) and the Nintendo Switch category
+ * page in German (`?langid=de`), made from their current revisions.
+ */
+async function loadTranslations(app: INestApplicationContext, who: { admin: WikiEditor; bob: Editor }, guides: readonly Guide[]): Promise<void> {
+  const joycon = guides.find((g) => g.state.title === 'Joy-Con Joystick Replacement')!;
+  let translated = (await app.get(TranslateGuide).execute({
+    editor: who.bob,
+    guideId: joycon.id,
+    langid: 'de',
+    revisionid: joycon.state.revisionid,
+    fields: { title: 'Joy-Con-Joystick austauschen', subject: 'Joy-Con-Joystick', summary: 'Joy-Con-Drift beheben: den Analogstick austauschen.' },
+  }))!.guide;
+  const steps: string[][] = [
+    ['Entferne die vier Y00-Schrauben auf der Rückseite des Joy-Con.', 'Die Schrauben sind winzig: nimm eine Magnetmatte.'],
+    ['Klappe den Joy-Con wie ein Buch von der Schienenseite her auf.', 'Trenne das Flachbandkabel der Schultertaste.'],
+  ];
+  for (const [i, step] of joycon.steps.entries()) {
+    const lines = steps[i];
+    if (!lines) continue;
+    translated = (await app.get(TranslateStep).execute({ editor: who.bob, guideId: joycon.id, stepId: step.id, langid: 'de', revisionid: translated.step(step.id).revisionid, step: { lines } }))!.guide;
+  }
+  const page = await app.get(TranslateWiki).execute({
+    editor: who.admin,
+    namespace: 'CATEGORY',
+    title: 'Nintendo Switch',
+    langid: 'de',
+    revisionid: null,
+    fields: {
+      display_title: 'Nintendo Switch',
+      description: 'Die Hybridkonsole von Nintendo, erschienen im März 2017.',
+      contents: 'Die Hybridkonsole: im Dock oder mobil spielen.\n\n== Fehlerbehebung ==\n* Joy-Con-Drift: den Joystick austauschen\n* Überhitzung: den Lüfter reinigen',
+    },
+  });
+  if (!page) throw new Error('the Nintendo Switch page is not in English');
+}
 
 /** Demo guides: several types, a prerequisite, a private draft, a featured one, rich step lines, parts and tools. */
 async function loadGuides(app: INestApplicationContext, who: { alice: Editor; bob: Editor; admin: Editor }, pictures: DemoPictures): Promise<Guide[]> {

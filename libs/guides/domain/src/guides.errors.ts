@@ -64,6 +64,8 @@ export class StaleStepRevisionError extends ConflictError {
   constructor(
     readonly guideId: number,
     readonly stepId: number,
+    /** The language of the write, when it was a translation's (the body is the step in that language). */
+    readonly langid?: string,
   ) {
     super('Revision conflict - please refresh and try again');
   }
@@ -80,5 +82,20 @@ export class GuideTeamNotFoundError extends NotFoundError {
   readonly code = 'GUIDES.TEAM_NOT_FOUND';
   constructor() {
     super('Team not found');
+  }
+}
+
+/**
+ * A write in a language other than the guide's own named a stale `revisionid` (the translation's,
+ * or the source's when the language has no translation yet): the body is the guide as that
+ * language shows it.
+ */
+export class StaleGuideTranslationError extends ConflictError {
+  readonly code = 'GUIDES.STALE_TRANSLATION_REVISION';
+  constructor(
+    readonly guideId: number,
+    readonly langid: string,
+  ) {
+    super('Revision conflict - please refresh and try again');
   }
 }

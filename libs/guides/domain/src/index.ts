@@ -11,3 +11,6 @@ export * from './use-cases/guide-writes.use-cases.js';
 export * from './use-cases/view-guide.use-case.js';
 export * from './ports/team-directory.js';
 export * from './use-cases/guide-access.use-cases.js';
+export * from './model/guide-translation.js';
+export * from './ports/guide-translation.repository.js';
+export * from './use-cases/guide-translations.use-cases.js';

@@ -1,5 +1,5 @@
 import { commentAuthors, type GuideDiscussions, type GuideThreads } from '@rc/community-contracts';
-import { GuideImages, GuideQueries, GuideRepository, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideImages, GuideQueries, GuideRepository, ReadGuideTranslation, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
 import type { ImageObject } from '@rc/media-contracts';
 import { templateOf, type BodyTemplate } from './guide-body-template.js';
@@ -33,6 +33,8 @@ export class GuideReader {
     private readonly images: GuideImages,
     /** The comments bodies show (the community context publishes them); none when absent. */
     private readonly discussions: GuideDiscussions | null = null,
+    /** The guides' translations (`langid` reads); none: every guide reads in its own language. */
+    private readonly translations: ReadGuideTranslation | null = null,
   ) {}
 
   /** The guide as the viewer may see it now (the domain's visibility rules apply). */
@@ -40,15 +42,42 @@ export class GuideReader {
     return this.view.execute({ viewer: editorOf(viewer), guideId });
   }
 
-  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean; stepComments?: boolean }) {
-    const guide = await this.view.execute({ viewer: editorOf(viewer), guideId, revisionid: options.revisionid });
-    return this.present(guide, viewer, options.inlinePrerequisites, options.stepComments);
+  /** The guide as the viewer may see it now, in `langid` (its translation, or its own language when it has none). */
+  async currentIn(guideId: GuideId, viewer: Caller | null, langid: string): Promise<Guide> {
+    const guide = await this.current(guideId, viewer);
+    return this.translations ? this.translations.execute(guide, langid) : guide;
   }
 
-  /** The body of a write response: the guide as it now is, without inlined prerequisite steps. */
-  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false, stepComments = false) {
+  /**
+   * `langid`: the guide as that language shows it (its translation, or its own language when it
+   * has none: the answer's `langid` is the language served). With `revisionid` as well, the
+   * translation's current revision id reads the translation; any other names a stored revision of
+   * the guide, served as it was stored.
+   */
+  async guide(guideId: GuideId, viewer: Caller | null, options: { revisionid?: number; inlinePrerequisites: boolean; stepComments?: boolean; langid?: string }) {
+    const { langid } = options;
+    if (langid === undefined || !this.translations) {
+      const guide = await this.view.execute({ viewer: editorOf(viewer), guideId, revisionid: options.revisionid });
+      return this.present(guide, viewer, options.inlinePrerequisites, options.stepComments);
+    }
+    const current = await this.view.execute({ viewer: editorOf(viewer), guideId });
+    const translated = await this.translations.execute(current, langid);
+    if (options.revisionid !== undefined && options.revisionid !== translated.state.revisionid) {
+      const stored = await this.view.execute({ viewer: editorOf(viewer), guideId, revisionid: options.revisionid });
+      return this.present(stored, viewer, options.inlinePrerequisites, options.stepComments);
+    }
+    return this.present(translated, viewer, options.inlinePrerequisites, options.stepComments, langid);
+  }
+
+  /**
+   * The body of a write response: the guide as it now is, without inlined prerequisite steps.
+   * `langid`: the inlined prerequisites' steps show in that language where they are translated.
+   */
+  async present(guide: Guide, viewer: Caller | null, inlinePrerequisites = false, stepComments = false, langid?: string) {
     const editor = editorOf(viewer);
-    const { visible, inlined } = await this.prerequisitesOf(guide, editor, inlinePrerequisites);
+    const prerequisites = await this.prerequisitesOf(guide, editor, inlinePrerequisites);
+    const visible = prerequisites.visible;
+    const inlined = langid !== undefined && this.translations ? await this.translations.many(prerequisites.inlined, langid) : prerequisites.inlined;
     const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([

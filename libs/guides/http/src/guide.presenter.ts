@@ -187,7 +187,7 @@ export function presentGuide(
     public: s.isPublic,
     locale: s.locale,
     langid: s.locale,
-    available_langids: [s.locale],
+    available_langids: guide.availableLangids,
     url: guideUrl(s.id, s.title, ctx.baseUrl),
     patrol_threshold: 0,
     can_edit: extra.viewer.canEdit,

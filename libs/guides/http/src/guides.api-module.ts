@@ -23,8 +23,13 @@ import {
   RemoveStep,
   ReorderSteps,
   SetGuidePublic,
+  ReadGuideTranslation,
   StaleGuideRevisionError,
+  StaleGuideTranslationError,
   StaleStepRevisionError,
+  GuideTranslationRepository,
+  TranslateGuide,
+  TranslateStep,
   TagGuide,
   ViewGuide,
   type GuideId,
@@ -38,6 +43,7 @@ import {
   MikroOrmGuideRepository,
   MikroOrmGuideTagUses,
   MikroOrmGuideTags,
+  MikroOrmGuideTranslationRepository,
 } from '@rc/guides-infra-mikro-orm';
 import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
@@ -122,6 +128,10 @@ export class GuidesApiModule implements OnModuleInit {
           }),
         },
         ...writeUseCases.map((UseCase) => ({ provide: UseCase, inject: [WRITE_DEPS], useFactory: (deps: GuideWriteDeps) => new UseCase(deps) })),
+        factory(GuideTranslationRepository, (orm: MikroORM) => new MikroOrmGuideTranslationRepository(em(orm)), [MikroORM]),
+        { provide: TranslateGuide, inject: [WRITE_DEPS, GuideTranslationRepository], useFactory: (deps: GuideWriteDeps, t: GuideTranslationRepository) => new TranslateGuide(deps, t) },
+        { provide: TranslateStep, inject: [WRITE_DEPS, GuideTranslationRepository], useFactory: (deps: GuideWriteDeps, t: GuideTranslationRepository) => new TranslateStep(deps, t) },
+        factory(ReadGuideTranslation, (t: GuideTranslationRepository) => new ReadGuideTranslation(t), [GuideTranslationRepository]),
         factory(ViewGuide, (g: GuideRepository, t: TeamDirectory) => new ViewGuide(g, t), [GuideRepository, TeamDirectory]),
         factory(GuideHistory, (v: ViewGuide, g: GuideRepository) => new GuideHistory(v, g), [ViewGuide, GuideRepository]),
         factory(ViewGuideAccess, (v: ViewGuide) => new ViewGuideAccess(v), [ViewGuide]),
@@ -134,8 +144,9 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined, t: ReadGuideTranslation) =>
+            new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null, t),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }, ReadGuideTranslation],
         ),
         factory(
           CommunityGuides,
@@ -176,7 +187,7 @@ export class GuidesApiModule implements OnModuleInit {
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM],
         ),
       ],
-      exports: [CommunityGuides, GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [TranslateGuide, TranslateStep, CommunityGuides, GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 
@@ -184,7 +195,12 @@ export class GuidesApiModule implements OnModuleInit {
   onModuleInit(): void {
     this.conflicts.register(async (error, req) => {
       if (error instanceof StaleStepRevisionError) {
-        return this.reader.step(await this.reader.current(error.guideId as GuideId, (req.principal as Caller | undefined) ?? null), error.stepId);
+        const viewer = (req.principal as Caller | undefined) ?? null;
+        const guide = error.langid === undefined ? await this.reader.current(error.guideId as GuideId, viewer) : await this.reader.currentIn(error.guideId as GuideId, viewer, error.langid);
+        return this.reader.step(guide, error.stepId);
+      }
+      if (error instanceof StaleGuideTranslationError) {
+        return this.reader.guide(error.guideId as GuideId, (req.principal as Caller | undefined) ?? null, { inlinePrerequisites: false, langid: error.langid });
       }
       if (error instanceof StaleGuideRevisionError) {
         return this.reader.guide(error.guideId as GuideId, (req.principal as Caller | undefined) ?? null, { inlinePrerequisites: false });

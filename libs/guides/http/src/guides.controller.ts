@@ -10,6 +10,9 @@ import {
   GuideNotFoundError,
   GuidePrivateError,
   GuideQueries,
+  InvalidGuideError,
+  TranslateGuide,
+  TranslateStep,
   MarkGuide,
   RemoveStep,
   ReorderSteps,
@@ -20,7 +23,7 @@ import {
   type GuideId,
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
-import { parseId, parsePage } from '@rc/shared-kernel';
+import { parseId, parseLangid, parsePage } from '@rc/shared-kernel';
 import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, list, optionalId, order, representsRevision, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
@@ -46,6 +49,7 @@ function stepIdOf(raw: string): number {
 const STEP_REVISION = { name: 'revisionid', required: true, description: "The step's current revision id; a stale one is a 409 whose body is the current step" };
 const GUIDE_BODY = { description: 'The full guide (reference §3.5)', type: GuideResponseDto };
 const GUIDE_LIST = { description: 'Guide summaries (reference §3.4)', type: GuideSummaryResponseDto, isArray: true };
+const LANGID_QUERY = { name: 'langid', required: false, description: 'A two-letter language code (`en`, `de`, `fr`, `jp`…): the guide in that language', example: 'de' };
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current version' };
 
 @ApiTags('Guides')
@@ -66,6 +70,8 @@ export class GuidesController {
     private readonly reorder: ReorderSteps,
     private readonly mark: MarkGuide,
     private readonly tag: TagGuide,
+    private readonly translateGuide: TranslateGuide,
+    private readonly translateStep: TranslateStep,
   ) {}
 
   @Get()
@@ -95,22 +101,24 @@ export class GuidesController {
   @GuideXml(GuideResponseDto, [400, 403, 404])
   @Endpoint({
     summary: 'One guide',
-    description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (anyone for a public guide; for a private one, those who may see it). A private guide is 403 for others.',
+    description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (anyone for a public guide; for a private one, those who may see it). A private guide is 403 for others. `langid` reads the guide in that language: its translation (title, subject, summary, introduction, conclusion, step titles and lines; the rest is shared by every language), or the guide in its own language when it has none (`langid` in the answer is the language served, `available_langids` lists what exists); an unknown language code is a 400.',
     errors: [400, 403, 404], notFound: 'Guide not found',
   })
-  @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false })
+  @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false }) @ApiQuery(LANGID_QUERY)
   @ApiQuery({ name: 'stepComments', required: false, description: 'Presence flag: each step shows at most 20 top-level comments and its `comment_count`' })
   async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const guideId = guideIdOf(raw);
     const revisionid = optionalId(query, 'revisionid');
     const inlinePrerequisites = !flag(query, 'excludePrerequisiteSteps');
     const stepComments = flag(query, 'stepComments');
-    // Anonymous JSON reads of the current revision: cached, with an ETag (see PublicGuideBodies).
-    if (viewer === null && revisionid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
+    const langid = parseLangid(query['langid']);
+    // Anonymous JSON reads of the current revision in the guide's own language: cached, with an
+    // ETag (see PublicGuideBodies). Reads in a language are built each time: no cached body is of one.
+    if (viewer === null && revisionid === undefined && langid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
       const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
       if (body) return body;
     }
-    const guide = await this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments });
+    const guide = await this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments, langid });
     representsRevision(res, guide.revisionid, Math.max(guide.modified_date ?? 0, guide.prereq_modified_date ?? 0) || null);
     return guide;
   }
@@ -127,11 +135,22 @@ export class GuidesController {
 
   @Patch(':guideid')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: 'Edit a guide (author, collaborators, team members, Admins)', description: 'Any subset of the write fields. A no-op keeps the revision.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
-  @ApiQuery(REVISION) @IfMatchRevision() @ApiBody({ type: GuideWriteDto })
+  @Endpoint({
+    summary: 'Edit a guide (author, collaborators, team members, Admins)',
+    description:
+      'Any subset of the write fields. A no-op keeps the revision. With `langid` other than the guide\'s own language, writes its translation into that language: `title`, `subject`, `summary`, `introduction`, `conclusion` (null or empty: the source\'s text shows again; the other fields are shared by every language: 422) and `source_revisionid` (the revision of the guide it was made from; default the current one); `revisionid` is then the translation\'s, or, for a language without one yet, the guide\'s current revision (the write starts the translation). The answer is the guide in that language.',
+    token: true, errors: [400, 403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto,
+  })
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(LANGID_QUERY) @ApiBody({ type: GuideWriteDto })
   @ApiOkResponse(GUIDE_BODY)
   async patch(@Param('guideid') raw: string, @Query() query: Query, @Body() body: GuideWriteDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     const guideId = guideIdOf(raw);
+    const langid = parseLangid(query['langid']);
+    if (langid !== undefined) {
+      const translated = await this.translateGuide.execute({ editor: editorOf(principal)!, guideId, langid, revisionid: expectedRevision(req, query), fields: { ...body }, ...changeNoteOf(query, body) });
+      if (translated) return this.reader.present(translated.guide, principal, false, false, langid);
+    }
+    if (body.source_revisionid !== undefined) throw new InvalidGuideError([{ field: 'source_revisionid', message: 'source_revisionid applies to a translation: send it with langid' }]);
     const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: expectedRevision(req, query), fields: body, ...changeNoteOf(query, body) });
     return this.reader.present(guide, principal);
   }
@@ -175,10 +194,20 @@ export class GuidesController {
   @Patch(':guideid/steps/:stepid')
   @IdParam('guideid', 'The guide id')
   @IdParam('stepid', 'The step id')
-  @Endpoint({ summary: 'Edit a step', description: '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step.', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
-  @ApiQuery(STEP_REVISION) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
+  @Endpoint({
+    summary: 'Edit a step',
+    description:
+      '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step. With `langid` other than the guide\'s own language, writes the step\'s translation: `title` and `lines` (one text per line of the step, in order: a string or `{text}`; bullets and levels are the step\'s); `revisionid` is the step\'s as that language shows it. The answer is the step in that language.',
+    token: true, errors: [400, 403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto,
+  })
+  @ApiQuery(STEP_REVISION) @ApiQuery(LANGID_QUERY) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
   async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Caller) {
     const stepId = stepIdOf(rawStep);
+    const langid = parseLangid(query['langid']);
+    if (langid !== undefined) {
+      const translated = await this.translateStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, langid, revisionid: requiredRevision(query), step: { ...body }, ...changeNoteOf(query, body) });
+      if (translated) return this.reader.step(translated.guide, stepId);
+    }
     const guide = await this.editStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId, revisionid: requiredRevision(query), step: body, ...changeNoteOf(query, body) });
     return this.reader.step(guide, stepId);
   }

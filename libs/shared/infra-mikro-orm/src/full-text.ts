@@ -78,3 +78,21 @@ export class RankingCache<T> {
     this.entries.clear();
   }
 }
+
+/** The text-search configurations of the languages PostgreSQL stems; any other language is searched word for word. */
+export const SEARCH_CONFIGS: Readonly<Record<string, string>> = {
+  ar: 'arabic', da: 'danish', de: 'german', el: 'greek', en: 'english', es: 'spanish', fi: 'finnish', fr: 'french', hu: 'hungarian',
+  id: 'indonesian', it: 'italian', lt: 'lithuanian', nb: 'norwegian', ne: 'nepali', nl: 'dutch', no: 'norwegian', pt: 'portuguese',
+  ro: 'romanian', ru: 'russian', sv: 'swedish', ta: 'tamil', tr: 'turkish',
+};
+
+/** The text-search configuration of a language (`simple` for those without one): a name for `?::regconfig`. */
+export const searchConfigOf = (langid: string): string => SEARCH_CONFIGS[langid] ?? 'simple';
+
+/**
+ * The configuration of the language in `column` as an immutable expression (each branch a
+ * constant), for a generated search column of rows in several languages.
+ */
+export function searchConfigSql(column: string): string {
+  return `CASE ${column} ${Object.entries(SEARCH_CONFIGS).map(([l, c]) => `WHEN '${l}' THEN '${c}'::regconfig`).join(' ')} ELSE 'simple'::regconfig END`;
+}

@@ -114,12 +114,21 @@ export class WikiPage {
   private lastEditor: number | null = null;
   private changeSummary: string | null = null;
 
-  private constructor(state: WikiState) {
+  /** The languages of the page's translations (its own, `state.langid`, aside): not part of any revision. */
+  readonly languages: readonly string[];
+
+  private constructor(state: WikiState, languages: readonly string[] = []) {
     this.state = { ...state };
+    this.languages = languages;
   }
 
-  static restore(state: WikiState): WikiPage {
-    return new WikiPage(state);
+  static restore(state: WikiState, languages: readonly string[] = []): WikiPage {
+    return new WikiPage(state, languages);
+  }
+
+  /** Every language the page exists in: its own and its translations', in alphabetical order. */
+  get availableLangids(): string[] {
+    return [...new Set([this.state.langid, ...this.languages])].sort();
   }
 
   /** `parentId` has been resolved from `input.parent` by the caller (it checks the parent exists). */

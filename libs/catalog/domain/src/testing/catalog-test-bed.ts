@@ -5,6 +5,8 @@ import { InMemoryWikiImages } from './in-memory-wiki-images.js';
 import { InMemoryWikiQueries } from './in-memory-wiki-queries.js';
 import { InMemoryWikiTags } from './in-memory-wiki-tags.js';
 import { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
+import { InMemoryWikiTranslationRepository } from './in-memory-wiki-translation.repository.js';
+import { ReadWikiTranslation, TranslateWiki } from '../use-cases/wiki-translations.use-cases.js';
 
 /** The editors the helpers act as. */
 export const wikiAdmin: WikiEditor = { userId: 1, isAdmin: true };
@@ -29,6 +31,7 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
   images.add(otherAdmin.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
   const events = new RecordingIntegrationEvents();
   const deps: WikiDeps = { wikis, images, clock, uow, events };
+  const translations = new InMemoryWikiTranslationRepository(wikis);
 
   const bed = {
     clock,
@@ -47,6 +50,9 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
     wikiHistory: new WikiHistory(wikis),
     compareWikiRevisions: new CompareWikiRevisions(wikis),
     tagWiki: new TagWiki(wikis, tags, clock),
+    translations,
+    translateWiki: new TranslateWiki(deps, translations),
+    readWikiTranslation: new ReadWikiTranslation(translations),
 
     /** Creates a page as an Admin. */
     page(namespace: Namespace, title: string, fields: WikiInput = {}, editor: WikiEditor = wikiAdmin): Promise<WikiPage> {

@@ -21,6 +21,18 @@ export class InMemoryWikiRepository extends WikiRepository {
   private readonly stored = new Map<string, StoredWikiRevision>();
   private lastId = 0;
   private lastRevisionid = 0;
+  private readonly languages = new Map<number, string[]>();
+
+  /** A translation into `langid` was stored (see InMemoryWikiTranslationRepository). */
+  addLanguage(id: number, langid: string): void {
+    const languages = this.languages.get(id) ?? [];
+    if (!languages.includes(langid)) this.languages.set(id, [...languages, langid].sort());
+  }
+
+  /** The revision counter shared with translations (as the database's one sequence). */
+  nextRevisionid(): number {
+    return ++this.lastRevisionid;
+  }
 
   async nextId(): Promise<WikiId> {
     this.lastId += 1;
@@ -31,7 +43,7 @@ export class InMemoryWikiRepository extends WikiRepository {
   async findByTitle(namespace: Namespace, title: string, _forUpdate = false): Promise<WikiPage | null> {
     const matches = [...this.pages.values()].filter((s) => s.namespace === namespace && s.title === title);
     const best = matches.sort((a, b) => Number(a.deletedAt !== null) - Number(b.deletedAt !== null) || b.id - a.id)[0];
-    return best ? WikiPage.restore(copyWikiState(best)) : null;
+    return best ? WikiPage.restore(copyWikiState(best), [...(this.languages.get(best.id) ?? [])]) : null;
   }
 
   async save(page: WikiPage): Promise<void> {

@@ -168,7 +168,7 @@ export class ViewWiki {
     if (input.revisionid === undefined || input.revisionid === page.state.revisionid) return page;
     const old = await this.wikis.snapshot(page.id, input.revisionid);
     if (!old) throw new WikiRevisionNotFoundError();
-    return WikiPage.restore(old);
+    return WikiPage.restore(old, page.languages);
   }
 }
 

@@ -23,6 +23,8 @@ export interface WikiSqlRow {
   deleted_at: Date | string | null;
   related: unknown;
   details: unknown;
+  /** Read, never written here (see MikroOrmWikiTranslationRepository). */
+  langids?: string[];
 }
 
 /** The stored details with every field (rows and snapshots older than a field read as its default). */
@@ -88,17 +90,17 @@ export class MikroOrmWikiRepository extends WikiRepository {
     // The live page if there is one (the unique index on live titles), otherwise the latest deleted
     // one (the index on deleted titles).
     const lock = forUpdate ? 'FOR UPDATE' : '';
-    let [row] = await this.em.execute<WikiSqlRow[]>(`SELECT ${WIKI_COLUMNS} FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NULL ${lock}`, [
+    let [row] = await this.em.execute<WikiSqlRow[]>(`SELECT ${WIKI_COLUMNS}, langids FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NULL ${lock}`, [
       namespace,
       title,
     ]);
     row ??= (
       await this.em.execute<WikiSqlRow[]>(
-        `SELECT ${WIKI_COLUMNS} FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NOT NULL ORDER BY id DESC LIMIT 1 ${lock}`,
+        `SELECT ${WIKI_COLUMNS}, langids FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NOT NULL ORDER BY id DESC LIMIT 1 ${lock}`,
         [namespace, title],
       )
     )[0];
-    return row ? WikiPage.restore(wikiStateOf(row)) : null;
+    return row ? WikiPage.restore(wikiStateOf(row), row.langids ?? []) : null;
   }
 
   async save(page: WikiPage): Promise<void> {

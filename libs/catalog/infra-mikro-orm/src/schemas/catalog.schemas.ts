@@ -1,5 +1,13 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { searchConfigSql } from '@rc/shared-infra-mikro-orm';
 import { WIKI_SEARCH_VECTOR } from '../migrations/20261122300100-catalog-search.js';
+
+const CONFIG_OF_LANGID = searchConfigSql('langid');
+
+/** A page translation's search document, weighted as a page's: display title (A), description (B), contents (C). */
+export const WIKI_TRANSLATION_SEARCH_VECTOR = `setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(display_title, '')), 'A')
+  || setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(description, '')), 'B')
+  || setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(contents, '')), 'C')`;
 
 export interface WikiPageRow {
   id: number;
@@ -19,6 +27,8 @@ export interface WikiPageRow {
   revisionid: number;
   authorId: number | null;
   langid: string;
+  /** The languages of the page's translations (see WikiTranslationRow). */
+  langids?: string[];
   createdAt: Date;
   modifiedAt: Date;
   deletedAt: Date | null;
@@ -46,6 +56,7 @@ export const WikiPageSchema = new EntitySchema<WikiPageRow>({
     revisionid: { type: 'integer' },
     authorId: { type: 'integer', nullable: true, fieldName: 'author_id' },
     langid: { type: 'string', length: 2 },
+    langids: { type: 'string[]', columnType: 'varchar(2)[]', defaultRaw: `'{}'` },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
     modifiedAt: { type: 'datetime', fieldName: 'modified_at' },
     deletedAt: { type: 'datetime', nullable: true, fieldName: 'deleted_at' },
@@ -91,5 +102,62 @@ export const WikiTagSchema = new EntitySchema<WikiTagRow>({
   },
 });
 
-export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema];
-export const catalogTables = ['wiki_tags', 'wiki_revisions', 'wiki_pages'];
+/** A page's texts in another language (see WikiTranslations): one row per page and language. */
+export interface WikiTranslationRow {
+  wikiId: number;
+  langid: string;
+  revisionid: number;
+  sourceRevisionid: number;
+  displayTitle: string | null;
+  description: string | null;
+  contents: string | null;
+  contributorIds: number[];
+  createdAt: Date;
+  modifiedAt: Date;
+  searchVector?: unknown;
+}
+
+export const WikiTranslationSchema = new EntitySchema<WikiTranslationRow>({
+  name: 'WikiTranslation',
+  tableName: 'wiki_translations',
+  properties: {
+    wikiId: { type: 'integer', primary: true, fieldName: 'wiki_id' },
+    langid: { type: 'string', length: 2, primary: true },
+    revisionid: { type: 'integer' },
+    sourceRevisionid: { type: 'integer', fieldName: 'source_revisionid' },
+    displayTitle: { type: 'string', length: 255, nullable: true, fieldName: 'display_title' },
+    description: { type: 'text', nullable: true },
+    contents: { type: 'text', nullable: true },
+    contributorIds: { type: 'integer[]', fieldName: 'contributor_ids' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+    modifiedAt: { type: 'datetime', fieldName: 'modified_at' },
+    searchVector: { type: 'unknown', columnType: 'tsvector', fieldName: 'search_vector', generated: `(${WIKI_TRANSLATION_SEARCH_VECTOR}) stored`, lazy: true, nullable: true },
+  },
+});
+
+export interface WikiTranslationRevisionRow {
+  wikiId: number;
+  revisionid: number;
+  langid: string;
+  snapshot: unknown;
+  editorId: number;
+  createdAt: Date;
+  summaryOfChange: string | null;
+}
+
+export const WikiTranslationRevisionSchema = new EntitySchema<WikiTranslationRevisionRow>({
+  name: 'WikiTranslationRevision',
+  tableName: 'wiki_translation_revisions',
+  properties: {
+    wikiId: { type: 'integer', primary: true, fieldName: 'wiki_id' },
+    revisionid: { type: 'integer', primary: true },
+    langid: { type: 'string', length: 2 },
+    snapshot: { type: 'jsonb' },
+    editorId: { type: 'integer', fieldName: 'editor_id' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+    summaryOfChange: { type: 'string', length: 255, nullable: true, fieldName: 'summary_of_change' },
+  },
+});
+
+export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema, WikiTranslationSchema, WikiTranslationRevisionSchema];
+export const catalogTables = ['wiki_translation_revisions', 'wiki_translations', 'wiki_tags', 'wiki_revisions', 'wiki_pages'];

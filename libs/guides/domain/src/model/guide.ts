@@ -125,15 +125,23 @@ export class Guide {
   private lastEditorId: number | null = null;
   private changeSummary: string | null = null;
   private editors: GuideAccess;
+  /** The languages the guide is translated into (its own, `state.locale`, aside): not part of any revision. */
+  readonly languages: readonly string[];
 
-  private constructor(state: GuideState, steps: Step[], access: GuideAccess) {
+  private constructor(state: GuideState, steps: Step[], access: GuideAccess, languages: readonly string[] = []) {
     this.state = { ...state };
     this.steps = steps;
     this.editors = { userIds: [...access.userIds], teamIds: [...access.teamIds] };
+    this.languages = languages;
   }
 
-  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS): Guide {
-    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access);
+  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS, languages: readonly string[] = []): Guide {
+    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access, languages);
+  }
+
+  /** Every language the guide exists in: its own and its translations', in alphabetical order. */
+  get availableLangids(): string[] {
+    return [...new Set([this.state.locale, ...this.languages])].sort();
   }
 
   /**

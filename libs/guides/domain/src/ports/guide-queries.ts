@@ -75,6 +75,15 @@ export abstract class GuideQueries {
    */
   abstract suggest(query: string, limit: number): Promise<GuideSuggestions>;
   /**
+   * Full-text search over the translations into `langid` of public guides (translated title,
+   * summary, introduction, subject and step text, in that language's text-search configuration),
+   * best first (ties by id); the summaries show the translated texts (the source's where
+   * untranslated), the translation's revision and `locale` = `langid`.
+   */
+  abstract searchTranslations(langid: string, query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult>;
+  /** Type-ahead over the translations into `langid` of public guides, as `suggest` over their guides. */
+  abstract suggestTranslations(langid: string, query: string, limit: number): Promise<GuideSuggestions>;
+  /**
    * The parts and the tools of a category's public guides (those whose category is exactly this
    * title), each item once: one query for both lists. See CategoryItemView for how items merge.
    */

@@ -16,6 +16,8 @@ import {
   type GuideWriteDeps,
 } from '../use-cases/guide-writes.use-cases.js';
 import { ViewGuide } from '../use-cases/view-guide.use-case.js';
+import { ReadGuideTranslation, TranslateGuide, TranslateStep } from '../use-cases/guide-translations.use-cases.js';
+import { InMemoryGuideTranslationRepository } from './in-memory-guide-translation.repository.js';
 import { ChangeGuideAccess, GuideHistory, ViewGuideAccess } from '../use-cases/guide-access.use-cases.js';
 import { InMemoryTeamDirectory } from './in-memory-team-directory.js';
 import { InMemoryCategoryDirectory } from './in-memory-category-directory.js';
@@ -68,6 +70,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const events = new RecordingIntegrationEvents();
   const deps: GuideWriteDeps = { guides, categories, images, outbox, events, clock, uow, teams };
   const viewGuide = new ViewGuide(guides, teams);
+  const translations = new InMemoryGuideTranslationRepository(guides);
 
   const bed = {
     clock,
@@ -97,6 +100,10 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     viewGuideAccess: new ViewGuideAccess(viewGuide),
     changeGuideAccess: new ChangeGuideAccess(guides, teams, uow),
     guideHistory: new GuideHistory(viewGuide, guides),
+    translations,
+    translateGuide: new TranslateGuide(deps, translations),
+    translateStep: new TranslateStep(deps, translations),
+    readTranslation: new ReadGuideTranslation(translations),
 
     /** Moves the clock forward by whole seconds. */
     advanceSeconds(seconds: number): void {

@@ -15,6 +15,7 @@ export class InMemoryGuideRepository extends GuideRepository {
   private readonly snapshots = new Map<string, GuideSnapshot>();
   private readonly history = new Map<number, GuideRevisionEntry[]>();
   private readonly access = new Map<number, GuideAccess>();
+  private readonly languages = new Map<number, string[]>();
   private lastGuideId = 0;
   private lastStepId = 0;
   private lastRevisionid = 0;
@@ -101,6 +102,17 @@ export class InMemoryGuideRepository extends GuideRepository {
 
   // --- Test helpers (not part of the port) ---
 
+  /** A translation into `langid` was stored (see InMemoryGuideTranslationRepository). */
+  addLanguage(id: number, langid: string): void {
+    const languages = this.languages.get(id) ?? [];
+    if (!languages.includes(langid)) this.languages.set(id, [...languages, langid].sort());
+  }
+
+  /** The revision counter shared with translations (as the database's one sequence). */
+  nextRevisionid(): number {
+    return ++this.lastRevisionid;
+  }
+
   /** Every stored guide, in id order. */
   all(): Guide[] {
     return [...this.guides.keys()].sort((a, b) => a - b).map((id) => this.load(id)!);
@@ -127,7 +139,7 @@ export class InMemoryGuideRepository extends GuideRepository {
   private load(id: number): Guide | null {
     const state = this.guides.get(id);
     if (!state) return null;
-    return Guide.restore(copyGuideState(state), (this.steps.get(id) ?? []).map(copyStepState), this.access.get(id) ?? NO_ACCESS);
+    return Guide.restore(copyGuideState(state), (this.steps.get(id) ?? []).map(copyStepState), this.access.get(id) ?? NO_ACCESS, [...(this.languages.get(id) ?? [])]);
   }
 }
 

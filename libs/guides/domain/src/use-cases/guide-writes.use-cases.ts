@@ -76,7 +76,7 @@ const stepImageIds = (guide: Guide, stepId: number): number[] => {
  * Loads a live guide, locked, for an editor (returned with their teams when those decide); checks
  * the revision the caller saw.
  */
-async function loadForWrite(deps: GuideWriteDeps, id: GuideId, caller: Editor, revisionid?: number): Promise<{ guide: Guide; editor: Editor }> {
+export async function loadForWrite(deps: GuideWriteDeps, id: GuideId, caller: Editor, revisionid?: number): Promise<{ guide: Guide; editor: Editor }> {
   const guide = await deps.guides.findForUpdate(id);
   if (!guide || guide.isDeleted) throw new GuideNotFoundError();
   const editor = (await withTeams(deps.teams, guide, caller))!;

@@ -20,7 +20,7 @@ export class ViewGuide {
     if (input.revisionid === undefined || input.revisionid === guide.state.revisionid) return guide;
     const snapshot = await this.revision(guide, input.revisionid);
     // Who may edit is not part of a revision: the guide's lists apply to its past revisions too.
-    return Guide.restore(snapshot.state, snapshot.steps, guide.access);
+    return Guide.restore(snapshot.state, snapshot.steps, guide.access, guide.languages);
   }
 
   /** The live guide, if the viewer may see it. */

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, ArrayMaxSize, IsArray, IsInt, Min, ValidateIf } from 'class-validator';
 import { BULLETS, DIFFICULTIES, GUIDE_TYPES, MAX_ITEMS, MAX_LEVEL, MAX_LINES } from '@rc/guides-domain';
 import { SummaryOfChange } from '@rc/shared-http';
@@ -64,6 +64,9 @@ export class GuideWriteDto {
   @ApiPropertyOptional({ type: [GuideItemDto], maxItems: MAX_ITEMS, description: 'Full replacement' }) @Allow() tools?: GuideItemDto[];
   @ApiPropertyOptional({ description: 'Create: default false (private)', example: false }) @Allow() public?: boolean;
   @ApiPropertyOptional({ description: 'Source language, two letters', example: 'en' }) @Allow() langid?: string;
+  // With `?langid=` only (a 422 otherwise), as the route's description says: kept out of the schema,
+  // whose example body is a plain edit.
+  @ApiHideProperty() @Allow() source_revisionid?: number;
   @SummaryOfChange() summary_of_change?: string;
   // The original's document and intro-video fields: checked and accepted, not kept (this service
   // attaches no documents or intro videos to guides yet, so `documents` reads back [] and

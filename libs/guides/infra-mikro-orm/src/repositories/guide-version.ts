@@ -3,10 +3,12 @@
  * id and the highest of its prerequisites' (every save takes a new id from one increasing sequence,
  * so any change to the guide or a prerequisite changes it), then the same of their discussion
  * stamps (comments on the guide or its steps, see GUIDE_DISCUSSION_CHANGED_SQL), then their media
- * stamps (bumped when the files of an image they show change: see GuidesMedia).
+ * stamps (bumped when the files of an image they show change: see GuidesMedia), then the languages
+ * of its translations when it has some (its body lists them in `available_langids`).
  */
 const VERSION_OF_G = `g.revisionid || '.' || g.discussion_seq || '.' ||
-  (SELECT coalesce(max(p.revisionid), 0) || '.' || coalesce(max(p.discussion_seq), 0) || 'm' || (g.media_stamp + coalesce(sum(p.media_stamp), 0)) FROM guides p WHERE p.id = ANY (g.prerequisites))`;
+  (SELECT coalesce(max(p.revisionid), 0) || '.' || coalesce(max(p.discussion_seq), 0) || 'm' || (g.media_stamp + coalesce(sum(p.media_stamp), 0)) FROM guides p WHERE p.id = ANY (g.prerequisites))
+  || CASE WHEN cardinality(g.langids) = 0 THEN '' ELSE 'l' || array_to_string(g.langids, '') END`;
 
 /**
  * A public guide's version and the prerequisite ids it covers, in one indexed lookup, with the

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView } from '@rc/guides-domain';
-import { prefixTsQuery, RankingCache, webSearchText } from '@rc/shared-infra-mikro-orm';
+import { prefixTsQuery, RankingCache, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
 
@@ -49,6 +49,12 @@ function view(row: SummaryRow): GuideSummaryView {
 }
 
 const LISTED = 'g.is_public AND g.deleted_at IS NULL';
+
+/** A guide summary in a translation's language (`t`): its texts where translated, its revision and language. */
+const TRANSLATED_SUMMARY_COLUMNS = `g.id, t.langid AS locale, t.revisionid, greatest(g.modified_at, t.modified_at) AS modified_at, g.type, g.category,
+  coalesce(t.subject, g.subject) AS subject, coalesce(t.title, g.title) AS title, coalesce(t.summary, g.summary) AS summary, g.difficulty,
+  g.time_required_max, g.is_public, g.author_id, g.flags, g.image_id,
+  (SELECT max(p.modified_at) FROM guides p WHERE p.id = ANY(g.prerequisites) AND p.is_public AND p.deleted_at IS NULL) AS prereq_modified_at`;
 /** Not a guide meant only as a prerequisite: public lists leave those out (the predicate of `guides_browse_idx`). */
 const NOT_PREREQ_ONLY = `NOT ('GUIDE_PREREQ_ONLY' = ANY(g.flags))`;
 /** What other people's lists of a user show: public guides, not those meant only as prerequisites. */
@@ -266,6 +272,48 @@ export class MikroOrmGuideQueries extends GuideQueries {
     const matches = row?.matches ?? 0;
     if (matches >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, { ids: results.map((g) => g.guideid), matches });
     return { results, matches };
+  }
+
+  async searchTranslations(langid: string, query: string, page: Page, types?: readonly string[]): Promise<GuideSearchResult> {
+    const text = webSearchText(query);
+    if (text === null || (types && !types.length)) return { total: 0, results: [] };
+    const rows = await this.em.execute<(SummaryRow & { rank: number; total: number })[]>(
+      `WITH q AS (SELECT websearch_to_tsquery(?::regconfig, ?) AS query),
+       hits AS (SELECT t.guide_id AS id, ts_rank(t.search_vector, q.query) AS rank FROM guide_translations t CROSS JOIN q JOIN guides g ON g.id = t.guide_id
+                 WHERE t.langid = ? AND t.search_vector @@ q.query AND ${LISTED} ${types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : ''}),
+       top AS (SELECT id, rank FROM hits ORDER BY rank DESC, id LIMIT ? OFFSET ?)
+       SELECT (SELECT count(*) FROM hits)::int AS total, top.rank, ${TRANSLATED_SUMMARY_COLUMNS}
+         FROM top JOIN guides g ON g.id = top.id JOIN guide_translations t ON t.guide_id = g.id AND t.langid = ?
+        ORDER BY top.rank DESC, top.id`,
+      [searchConfigOf(langid), text, langid, ...(types ? [JSON.stringify(types)] : []), page.limit, page.offset, langid],
+    );
+    const total = rows[0]?.total ?? (page.offset > 0 ? await this.translationMatches(langid, text, types) : 0);
+    return { total, results: rows.map((row) => ({ ...view(row), rank: Number(row.rank) })) };
+  }
+
+  async suggestTranslations(langid: string, query: string, limit: number): Promise<GuideSuggestions> {
+    const prefixes = prefixTsQuery(query);
+    if (prefixes === null || limit < 1) return { results: [], matches: 0 };
+    const rows = await this.em.execute<(SummaryRow & { matches: number })[]>(
+      `WITH q AS (SELECT to_tsquery(?::regconfig, ?) AS query),
+       hits AS (SELECT t.guide_id AS id, ts_rank(t.search_vector, q.query) AS rank FROM guide_translations t CROSS JOIN q JOIN guides g ON g.id = t.guide_id
+                 WHERE t.langid = ? AND t.search_vector @@ q.query AND ${LISTED} AND ${NOT_PREREQ_ONLY})
+       SELECT (SELECT count(*) FROM hits)::int AS matches, ${TRANSLATED_SUMMARY_COLUMNS}
+         FROM (SELECT id, rank FROM hits ORDER BY rank DESC, id LIMIT ?) top JOIN guides g ON g.id = top.id JOIN guide_translations t ON t.guide_id = g.id AND t.langid = ?
+        ORDER BY top.rank DESC, top.id`,
+      [searchConfigOf(langid), prefixes, langid, limit, langid],
+    );
+    return { results: rows.map(view), matches: rows[0]?.matches ?? 0 };
+  }
+
+  /** How many public guides' translations into `langid` match (a page past the last one still reports it). */
+  private async translationMatches(langid: string, text: string, types?: readonly string[]): Promise<number> {
+    const [row] = await this.em.execute<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM guide_translations t JOIN guides g ON g.id = t.guide_id
+        WHERE t.langid = ? AND t.search_vector @@ websearch_to_tsquery(?::regconfig, ?) AND ${LISTED} ${types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : ''}`,
+      [langid, searchConfigOf(langid), text, ...(types ? [JSON.stringify(types)] : [])],
+    );
+    return row!.n;
   }
 
   async categoryItems(category: string): Promise<CategoryItems> {

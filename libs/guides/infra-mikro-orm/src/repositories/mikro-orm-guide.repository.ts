@@ -5,7 +5,7 @@ import { stepsPlainText } from './steps-text.js';
 
 export const GUIDE_COLUMNS = `id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary,
   introduction, conclusion, time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags,
-  is_public, locale, created_at, modified_at, published_at, deleted_at`;
+  is_public, locale, created_at, modified_at, published_at, deleted_at, langids`;
 
 interface GuideSqlRow {
   id: number;
@@ -33,6 +33,7 @@ interface GuideSqlRow {
   modified_at: Date | string;
   published_at: Date | string | null;
   deleted_at: Date | string | null;
+  langids?: string[];
 }
 
 interface StepSqlRow {
@@ -175,7 +176,7 @@ export class MikroOrmGuideRepository extends GuideRepository {
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row ? [Guide.restore(guideStateOf(row), steps.filter((s) => s.guide_id === id).map(stepStateOf))] : [];
+      return row ? [Guide.restore(guideStateOf(row), steps.filter((s) => s.guide_id === id).map(stepStateOf), undefined, row.langids ?? [])] : [];
     });
   }
 
@@ -342,7 +343,7 @@ export class MikroOrmGuideRepository extends GuideRepository {
     );
     if (!row) return null;
     const steps = row.seen_revisionid === row.revisionid ? row.steps : await this.em.execute<StepSqlRow[]>('SELECT * FROM guide_steps WHERE guide_id = ? ORDER BY orderby', [id]);
-    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids });
+    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids }, row.langids ?? []);
     this.stored.set(guide, storedOf(guide));
     return guide;
   }

@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import { notifyTriggerBody } from '@rc/shared-infra-mikro-orm';
+import { notifyTriggerBody, searchConfigSql } from '@rc/shared-infra-mikro-orm';
 import { GUIDE_SEARCH_VECTOR } from '../migrations/20261122300000-guides-search.js';
 import { GUIDE_SEARCH_HEAD } from '../migrations/20261123160000-guides-search-head.js';
 
@@ -30,6 +30,8 @@ export interface GuideRow {
   flags: string[];
   isPublic: boolean;
   locale: string;
+  /** The languages of the guide's translations (see GuideTranslationRow). */
+  langids?: string[];
   createdAt: Date;
   modifiedAt: Date;
   publishedAt: Date | null;
@@ -54,7 +56,15 @@ export const GUIDE_VERSIONS_CHANNEL = 'guide_versions';
  * Announces a guide whose public body may have changed: any insert or delete, and updates of the
  * columns its version is made of (a counter or search column alone stays quiet).
  */
-export const GUIDE_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites', 'discussion_seq', 'media_stamp']);
+export const GUIDE_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'id', ['revisionid', 'is_public', 'deleted_at', 'prerequisites', 'discussion_seq', 'media_stamp', 'langids']);
+
+const CONFIG_OF_LANGID = searchConfigSql('langid');
+
+/** A translation's search document, weighted as a guide's (title A, summary B, introduction and subject C, step text D). */
+export const GUIDE_TRANSLATION_SEARCH_VECTOR = `setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(title, '')), 'A')
+  || setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(summary, '')), 'B')
+  || setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(introduction, '') || ' ' || coalesce(subject, '')), 'C')
+  || setweight(to_tsvector(${CONFIG_OF_LANGID}, steps_text), 'D')`;
 
 export const GuideRowSchema = new EntitySchema<GuideRow>({
   name: 'GuideRow',
@@ -83,6 +93,7 @@ export const GuideRowSchema = new EntitySchema<GuideRow>({
     flags: { type: 'text[]' },
     isPublic: { type: 'boolean', fieldName: 'is_public' },
     locale: { type: 'string', length: 2 },
+    langids: { type: 'string[]', columnType: 'varchar(2)[]', defaultRaw: `'{}'` },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
     modifiedAt: { type: 'datetime', fieldName: 'modified_at' },
     publishedAt: { type: 'datetime', nullable: true, fieldName: 'published_at' },
@@ -269,6 +280,72 @@ export const GuideBodyRowSchema = new EntitySchema<GuideBodyRow>({
   },
 });
 
+/** A guide's texts in another language (see GuideTranslations): one row per guide and language. */
+export interface GuideTranslationRow {
+  guideId: number;
+  langid: string;
+  revisionid: number;
+  sourceRevisionid: number;
+  title: string | null;
+  subject: string | null;
+  summary: string | null;
+  introduction: string | null;
+  conclusion: string | null;
+  /** By step id: `{revisionid, title, lines}` (lines by position; null where untranslated). */
+  steps: unknown;
+  stepsText: string;
+  contributorIds: number[];
+  createdAt: Date;
+  modifiedAt: Date;
+  searchVector?: unknown;
+}
+
+export const GuideTranslationRowSchema = new EntitySchema<GuideTranslationRow>({
+  name: 'GuideTranslationRow',
+  tableName: 'guide_translations',
+  properties: {
+    guideId: { type: 'integer', primary: true, fieldName: 'guide_id' },
+    langid: { type: 'string', length: 2, primary: true },
+    revisionid: { type: 'integer' },
+    sourceRevisionid: { type: 'integer', fieldName: 'source_revisionid' },
+    title: { type: 'string', length: 255, nullable: true },
+    subject: { type: 'string', length: 255, nullable: true },
+    summary: { type: 'text', nullable: true },
+    introduction: { type: 'text', nullable: true },
+    conclusion: { type: 'text', nullable: true },
+    steps: { type: 'jsonb' },
+    stepsText: { type: 'text', fieldName: 'steps_text', default: '' },
+    contributorIds: { type: 'integer[]', fieldName: 'contributor_ids' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+    modifiedAt: { type: 'datetime', fieldName: 'modified_at' },
+    searchVector: { type: 'unknown', columnType: 'tsvector', fieldName: 'search_vector', generated: `(${GUIDE_TRANSLATION_SEARCH_VECTOR}) stored`, lazy: true, nullable: true },
+  },
+});
+
+export interface GuideTranslationRevisionRow {
+  guideId: number;
+  langid: string;
+  revisionid: number;
+  snapshot: unknown;
+  editorId: number;
+  createdAt: Date;
+  summaryOfChange: string | null;
+}
+
+export const GuideTranslationRevisionRowSchema = new EntitySchema<GuideTranslationRevisionRow>({
+  name: 'GuideTranslationRevisionRow',
+  tableName: 'guide_translation_revisions',
+  properties: {
+    guideId: { type: 'integer', primary: true, fieldName: 'guide_id' },
+    revisionid: { type: 'integer', primary: true },
+    langid: { type: 'string', length: 2 },
+    snapshot: { type: 'jsonb' },
+    editorId: { type: 'integer', fieldName: 'editor_id' },
+    createdAt: { type: 'datetime', fieldName: 'created_at' },
+    summaryOfChange: { type: 'string', length: 255, nullable: true, fieldName: 'summary_of_change' },
+  },
+});
+
 export const guidesSchemas = [
   GuideRowSchema,
   GuideStepRowSchema,
@@ -279,5 +356,7 @@ export const guidesSchemas = [
   GuideTagRowSchema,
   GuideEventRowSchema,
   GuideBodyRowSchema,
+  GuideTranslationRowSchema,
+  GuideTranslationRevisionRowSchema,
 ];
-export const guidesTables = ['guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
+export const guidesTables = ['guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
