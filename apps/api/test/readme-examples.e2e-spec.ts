@@ -65,9 +65,10 @@ describe('the README examples', () => {
 
   it('run top to bottom, every one works', async () => {
     const blocks = await allExamples();
+    // A generous time limit: the script runs every example (archive builds, media jobs, the CLI) and only a hang should stop it.
     // NODE_PATH: the examples run in a temporary folder, not in the clone a reader pastes them in (the video example asks Node where the npm-shipped ffmpeg is).
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile('bash', ['-c', script(blocks, api.origin)], { cwd: work, env: { ...process.env, DATABASE_URL: api.db.url, ARCHIVE_DIR: archives, LOG_LEVEL: 'silent', NODE_PATH: join(root, 'node_modules') }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) =>
+      execFile('bash', ['-c', script(blocks, api.origin)], { cwd: work, env: { ...process.env, DATABASE_URL: api.db.url, ARCHIVE_DIR: archives, LOG_LEVEL: 'silent', NODE_PATH: join(root, 'node_modules') }, timeout: 420_000, maxBuffer: 64 * 1024 * 1024 }, (error, out, err) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: out, stderr: err }),
       );
     });
@@ -85,5 +86,5 @@ describe('the README examples', () => {
     expect(saved.filter((name) => name.endsWith('.zip'))).toHaveLength(2);
     const zip = await readFile(join(work, 'omanual.zip'));
     expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
-  }, 180_000);
+  }, 480_000);
 });
