@@ -78,6 +78,15 @@ export class ArchiveStore {
     return new PendingArchive(this, path);
   }
 
+  /**
+   * Side files (the manifest being assembled, the media list) for an incremental archive streamed
+   * to a client: named as a build's partial files, so what a crash leaves is removed by a later build.
+   */
+  async scratch(): Promise<PendingArchive> {
+    await mkdir(this.dir, { recursive: true });
+    return new PendingArchive(this, join(this.dir, `.omanual-changes-${process.pid}-${randomBytes(6).toString('hex')}.partial`));
+  }
+
   /** Renames a complete, flushed build into place; then drops the oldest archives beyond the kept number. */
   async commit(partial: string, sidecar: Omit<Sidecar, 'builtAt'>, builtAt: Date): Promise<ArchiveInfo> {
     let at = builtAt;
