@@ -347,6 +347,38 @@ describe('incremental offline archives and deletions in the lists (GET /archives
     });
   });
 
+  describe('a client that goes away', () => {
+    it('stops its build: the slot is freed and the side files removed, nothing is logged as sent', async () => {
+      // Sixty guides of about 650 KB of text that does not compress much: far more than the
+      // connection buffers hold, so the build waits on the client, which reads once and leaves.
+      await api.sql(
+        `INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary, introduction, conclusion,
+                             time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at, published_at)
+         SELECT nextval('guides_id_seq'), nextval('guide_revision_seq'), g.author_id, g.contributor_ids, 'Disconnect copy ' || n, g.category, g.subject, g.type,
+                g.difficulty, g.summary, (SELECT string_agg(md5(n::text || i::text), ' ') FROM generate_series(1, 20000) AS i), g.conclusion,
+                g.time_required_min, g.time_required_max, NULL, g.parts, g.tools, '{}', '{}', true, g.locale, now(), now(), now()
+           FROM guides g CROSS JOIN generate_series(1, 60) AS n WHERE g.id = $1`,
+        [g.edited.guideid],
+      );
+      const controller = api.running.app.get(ArchivesController) as unknown as { building: number };
+      const sent = () => api.logs.filter((l) => l['msg'] === 'incremental archive sent').length;
+      const sentBefore = sent();
+      const abort = new AbortController();
+      const res = await fetch(`${api.origin}/api/2.0/archives/omanual?since=${since}`, { signal: abort.signal });
+      expect(res.status).toBe(200);
+      const first = await res.body!.getReader().read();
+      expect(first.value!.length).toBeGreaterThan(0);
+      expect(controller.building).toBe(1);
+      expect((await readdir(dir)).filter((f) => f.startsWith('.omanual-changes-'))).toHaveLength(2);
+      abort.abort();
+      for (const deadline = Date.now() + 30_000; controller.building !== 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect(controller.building).toBe(0);
+      expect((await readdir(dir)).filter((f) => f.startsWith('.'))).toEqual([]);
+      expect(sent()).toBe(sentBefore);
+      await api.sql(`DELETE FROM guides WHERE title LIKE 'Disconnect copy %'`);
+    }, 90_000);
+  });
+
   describe('the full archive', () => {
     it('is unchanged: every public guide and category, no <changes> and no <deleted>', async () => {
       await api.running.app.get(ArchiveBuilder).build();
@@ -362,6 +394,14 @@ describe('incremental offline archives and deletions in the lists (GET /archives
       expect(manifest.getElementsByTagName('changes')).toHaveLength(0);
       expect(manifest.getElementsByTagName('deleted')).toHaveLength(0);
       expect([...files.keys()]).toContain(guidePath(g.untouched.guideid, g.untouched.title));
+
+      // A copy made from it is updated with `since` = its `changes_since` (a minute before its build began).
+      const [listed] = (await api.request('GET', '/archives')).body as { built_date: number; changes_since: number }[];
+      expect(listed!.changes_since).toBeLessThanOrEqual(listed!.built_date - 60);
+      expect(listed!.changes_since).toBeGreaterThan(now() - 600);
+      await write('PATCH', `/guides/${g.created.guideid}`, 'created', { summary: 'Changed after the full archive.' });
+      const update = await readZip((await download(`/archives/omanual?since=${listed!.changes_since}`)).body);
+      expect(update.get(guidePath(g.created.guideid, g.created.title))!.toString('utf8')).toContain('Changed after the full archive.');
     }, 60_000);
   });
 });

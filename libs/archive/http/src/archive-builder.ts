@@ -175,7 +175,7 @@ export class ArchiveBuilder {
       await zip.add(createReadStream(pending.manifestPath), { name: MANIFEST_PATH, date: started });
       zip.finalize();
       await written;
-      const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories }, clock.now());
+      const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories, startedAt: started.toISOString() }, clock.now());
       await pending.discard();
       progress.finish();
       return { archive, guides, categories, mediaFiles: media.fileCount, ms: clock.now().getTime() - started.getTime() };

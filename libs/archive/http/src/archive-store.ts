@@ -16,6 +16,8 @@ export interface ArchiveInfo {
   readonly contentVersion: string | null;
   readonly guides: number | null;
   readonly categories: number | null;
+  /** When the build began reading the content (archives built before this was recorded: null). */
+  readonly startedAt: Date | null;
 }
 
 interface Sidecar {
@@ -24,6 +26,7 @@ interface Sidecar {
   readonly guides: number;
   readonly categories: number;
   readonly builtAt: string;
+  readonly startedAt?: string;
 }
 
 const ARCHIVE_NAME = /^omanual-(\d{8}T\d{9}Z)\.zip$/;
@@ -135,6 +138,7 @@ export class ArchiveStore {
       contentVersion: sidecar.contentVersion ?? null,
       guides: sidecar.guides ?? null,
       categories: sidecar.categories ?? null,
+      startedAt: sidecar.startedAt ? new Date(sidecar.startedAt) : null,
     };
   }
 

@@ -77,6 +77,7 @@ export function presentArchive(archive: ArchiveInfo, baseUrl: string, latest: bo
     etag: archive.etag,
     guides: archive.guides,
     categories: archive.categories,
+    changes_since: archive.startedAt ? Math.floor(archive.startedAt.getTime() / 1000) - CHANGES_MARGIN_SECONDS : null,
     latest,
   };
 }
@@ -98,6 +99,11 @@ const ARCHIVE_ITEM = {
     etag: { type: 'string' },
     guides: { type: 'integer', nullable: true },
     categories: { type: 'integer', nullable: true },
+    changes_since: {
+      type: 'integer',
+      nullable: true,
+      description: 'UNIX seconds: the `since` to ask `GET /archives/omanual?since=` with to update a copy made from this archive (a minute before its build began reading the content)',
+    },
     latest: { type: 'boolean' },
   },
 };
