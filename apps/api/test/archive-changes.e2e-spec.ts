@@ -145,6 +145,14 @@ describe('incremental offline archives and deletions in the lists (GET /archives
         await db.query('UPDATE guides SET is_public = false, modified_at = now() WHERE id = $1', [g.untouched.guideid]);
         expect((await db.query('SELECT reason FROM guide_tombstones WHERE guide_id = $1', [g.untouched.guideid])).rows).toEqual([{ reason: 'private' }]);
         await db.query('ROLLBACK');
+        // Whatever writes the change: a row removed outright leaves a tombstone too; a page live again loses its own.
+        await db.query('BEGIN');
+        await db.query('DELETE FROM guides WHERE id = $1', [g.untouched.guideid]);
+        expect((await db.query('SELECT reason, title FROM guide_tombstones WHERE guide_id = $1', [g.untouched.guideid])).rows).toEqual([{ reason: 'deleted', title: g.untouched.title }]);
+        expect((await db.query('SELECT wiki_id FROM wiki_tombstones WHERE wiki_id = $1', [cat.d.id])).rows).toEqual([{ wiki_id: cat.d.id }]);
+        await db.query('UPDATE wiki_pages SET deleted_at = NULL WHERE id = $1', [cat.d.id]);
+        expect((await db.query('SELECT wiki_id FROM wiki_tombstones WHERE wiki_id = $1', [cat.d.id])).rows).toEqual([]);
+        await db.query('ROLLBACK');
       } finally {
         await db.end();
       }
@@ -349,13 +357,14 @@ describe('incremental offline archives and deletions in the lists (GET /archives
 
   describe('a client that goes away', () => {
     it('stops its build: the slot is freed and the side files removed, nothing is logged as sent', async () => {
-      // Sixty guides of about 650 KB of text that does not compress much: far more than the
-      // connection buffers hold, so the build waits on the client, which reads once and leaves.
+      // Sixty guides with a conclusion of about 650 KB of text that does not compress much (not
+      // searched, so cheap to insert): far more than the connection buffers hold, so the build
+      // waits on the client, which reads once and leaves.
       await api.sql(
         `INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary, introduction, conclusion,
                              time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at, published_at)
          SELECT nextval('guides_id_seq'), nextval('guide_revision_seq'), g.author_id, g.contributor_ids, 'Disconnect copy ' || n, g.category, g.subject, g.type,
-                g.difficulty, g.summary, (SELECT string_agg(md5(n::text || i::text), ' ') FROM generate_series(1, 20000) AS i), g.conclusion,
+                g.difficulty, g.summary, g.introduction, (SELECT string_agg(md5(n::text || i::text), ' ') FROM generate_series(1, 20000) AS i),
                 g.time_required_min, g.time_required_max, NULL, g.parts, g.tools, '{}', '{}', true, g.locale, now(), now(), now()
            FROM guides g CROSS JOIN generate_series(1, 60) AS n WHERE g.id = $1`,
         [g.edited.guideid],
