@@ -14,7 +14,7 @@ export function corsOptions(config: AppConfig) {
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] as string[],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'X-App-Id', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'Range', 'If-Range'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition', 'X-Archive-Until'],
     optionsSuccessStatus: 204,
     maxAge: 600,
   } satisfies CorsOptions;

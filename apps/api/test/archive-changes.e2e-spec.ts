@@ -304,9 +304,11 @@ describe('incremental offline archives and deletions in the lists (GET /archives
       const again = await download(`/archives/omanual?since=${since}`, { 'If-None-Match': etag });
       expect(again.status).toBe(304);
       expect(again.body.length).toBe(0);
-      const head = await download(`/archives/omanual?since=${since}`, {}, 'HEAD');
+      const head = await download(`/archives/omanual?since=${since}`, { Origin: 'https://builder.example' }, 'HEAD');
       expect(head.status).toBe(200);
       expect(head.headers.get('etag')).toBe(etag);
+      // A builder in a browser reads the header too.
+      expect(head.headers.get('access-control-expose-headers')).toMatch(/(^|, ?)X-Archive-Until(,|$)/i);
 
       await write('PATCH', `/guides/${g.untouched.guideid}`, 'untouched', { summary: 'Touched at last.' });
       const changed = await download(`/archives/omanual?since=${since}`, { 'If-None-Match': etag });
