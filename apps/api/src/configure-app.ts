@@ -15,7 +15,7 @@ export function corsOptions(config: AppConfig) {
     origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] as string[],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'X-App-Id', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Modified-Since', 'If-Match', 'Range', 'If-Range', CONSISTENCY_HEADER],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition', CONSISTENCY_HEADER],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Allow', 'Content-Range', 'Accept-Ranges', 'Last-Modified', 'Content-Disposition', CONSISTENCY_HEADER, 'X-Archive-Until'],
     optionsSuccessStatus: 204,
     maxAge: 600,
   } satisfies CorsOptions;

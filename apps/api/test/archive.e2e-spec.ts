@@ -323,6 +323,7 @@ describe('the offline oManual archive', () => {
           etag,
           guides: 5,
           categories: expect.any(Number),
+          changes_since: expect.any(Number),
           latest: true,
         },
       ]);

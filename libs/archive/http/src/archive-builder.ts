@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { PassThrough, Transform } from 'node:stream';
+import { PassThrough, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -16,7 +16,7 @@ import { categoryPath, guidePath, MANIFEST_PATH, anyUri, StreamingXmlWriter, typ
 import { ArchiveMedia } from './archive-media.js';
 import { NO_PROGRESS, type ArchiveProgress } from './archive-progress.js';
 import { ArchiveZip } from './archive-zip.js';
-import { compareTitles, type ArchiveSource, type GuideInCategory } from './archive-source.js';
+import { compareTitles, type ArchiveSource, type CategoryRef, type GuideInCategory, type RemovedCategory, type RemovedGuide } from './archive-source.js';
 import type { ArchiveInfo, ArchiveStore } from './archive-store.js';
 
 export interface ArchiveBuilderDeps {
@@ -53,6 +53,31 @@ export interface BuildResult {
   /** Image files packed under `media/`. */
   readonly mediaFiles: number;
   readonly ms: number;
+}
+
+export interface ChangesResult {
+  readonly guides: number;
+  readonly categories: number;
+  /** Guides and categories listed as deleted or made private. */
+  readonly deleted: number;
+  readonly mediaFiles: number;
+  readonly ms: number;
+}
+
+/** What a build writes: which guides, which categories, and each category's guides. */
+interface ArchivePlan {
+  readonly guideIds: AsyncIterable<number[]>;
+  readonly categories: AsyncIterable<CategoryRef[]>;
+  readonly guidesOf: (title: string) => AsyncIterable<number[]>;
+}
+
+/** The categories of a walk whose titles are in the set. */
+async function* onlyTitles(pages: AsyncIterable<CategoryRef[]>, titles: ReadonlySet<string>): AsyncGenerator<CategoryRef[]> {
+  if (!titles.size) return;
+  for await (const page of pages) {
+    const kept = page.filter((c) => titles.has(c.title));
+    if (kept.length) yield kept;
+  }
 }
 
 export class ArchiveBuildRunningError extends Error {
@@ -138,40 +163,19 @@ export class ArchiveBuilder {
     };
     try {
       progress.start(counts.guides + counts.categories);
-      let guides = 0;
-      for await (const ids of source.publicGuideIds(GUIDE_PAGE)) {
-        options.signal?.throwIfAborted();
-        const bodies = await this.inContext(() => this.presentGuides(ids));
-        for (const body of bodies) {
-          // Its images' files first (those not packed yet), then the document pointing at them.
-          await media.pack(imagesOf(body));
-          const xml = Buffer.from(guideDocument(localGuide(body, media), { raw: false }), 'utf8');
-          await zip.add(xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
-          await manifest.guide({ ...body, image: media.local(body.image, 0) });
-          guides++;
-          await done();
-        }
-      }
-
-      await manifest.beginDocuments();
-      let categories = 0;
       const walk = new GuideWalk(source.publicGuidesByCategory(WALK_PAGE));
-      for await (const page of source.categories(WALK_PAGE)) {
-        for (const category of page) {
-          options.signal?.throwIfAborted();
-          const written = await this.inContext(() => this.writeCategory(zip, media, category.id, category.title, walk));
-          if (!written) continue;
-          await manifest.category(category.id, category.title);
-          categories++;
-          await done();
-        }
-      }
+      const plan: ArchivePlan = {
+        guideIds: source.publicGuideIds(GUIDE_PAGE),
+        categories: source.categories(WALK_PAGE),
+        guidesOf: (title) => walk.idsOf(title, GUIDE_PAGE * 5),
+      };
+      const { guides, categories } = await this.writeDocuments(zip, manifest, media, plan, done, options.signal);
 
       await manifest.end();
       await zip.add(createReadStream(pending.manifestPath), { name: MANIFEST_PATH, date: started });
       zip.finalize();
       await written;
-      const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories }, clock.now());
+      const archive = await pending.commit({ sha256: hash.digest('hex'), contentVersion, guides, categories, startedAt: started.toISOString() }, clock.now());
       await pending.discard();
       progress.finish();
       return { archive, guides, categories, mediaFiles: media.fileCount, ms: clock.now().getTime() - started.getTime() };
@@ -183,6 +187,102 @@ export class ArchiveBuilder {
       await pending.discard();
       throw error;
     }
+  }
+
+  /**
+   * Streams an incremental archive into `out` (an HTTP response): the documents of the guides and
+   * categories that changed since `since` (see ArchiveChanges), the media files they show, and a
+   * manifest that also lists what was deleted or made private since then (`<deleted>`) and the time
+   * up to which the archive is complete (`<changes since until>`). Built on demand, with the full
+   * build's streaming: memory does not grow with the content, the ZIP goes out as it is written
+   * (back-pressure from the client), and the manifest's side files are removed at the end, whatever
+   * happens. `until`: the time to report as complete (the caller takes a margin before now).
+   */
+  async streamChanges(since: Date, until: Date, out: Writable, options: { signal?: AbortSignal } = {}): Promise<ChangesResult> {
+    const { source, store, clock } = this.deps;
+    const started = clock.now();
+    const scratch = await store.scratch();
+    const zip = new ArchiveZip();
+    const written = pipeline(zip.output, out);
+    written.catch(() => undefined); // awaited below; a failure also surfaces through the entries
+    const manifest = new ManifestWriter(scratch.manifestPath, scratch.mediaListPath, this.deps.baseUrl, started, { since, until });
+    const media = new ArchiveMedia(this.deps.imageFiles, zip, started, (path, type) => manifest.media(path, type));
+    const signal = options.signal;
+    try {
+      const changes = source.changesSince(since);
+      const titles = await changes.categoryTitles();
+      const plan: ArchivePlan = {
+        guideIds: changes.guideIds(GUIDE_PAGE),
+        categories: onlyTitles(source.categories(WALK_PAGE), titles),
+        guidesOf: (title) => changes.guideIdsOf(title, GUIDE_PAGE * 5),
+      };
+      const { guides, categories } = await this.writeDocuments(zip, manifest, media, plan, async () => signal?.throwIfAborted(), signal);
+      await manifest.beginDeleted();
+      let deleted = 0;
+      for await (const page of changes.removedGuides(WALK_PAGE)) {
+        for (const guide of page) await manifest.removedGuide(guide);
+        deleted += page.length;
+        signal?.throwIfAborted();
+      }
+      for await (const page of changes.removedCategories(WALK_PAGE)) {
+        for (const category of page) await manifest.removedCategory(category);
+        deleted += page.length;
+        signal?.throwIfAborted();
+      }
+      await manifest.end();
+      await zip.add(createReadStream(scratch.manifestPath), { name: MANIFEST_PATH, date: started });
+      // Read whole: the side files go before the client has the last byte.
+      await scratch.discard();
+      zip.finalize();
+      await written;
+      return { guides, categories, deleted, mediaFiles: media.fileCount, ms: clock.now().getTime() - started.getTime() };
+    } catch (error) {
+      zip.destroy();
+      await written.catch(() => undefined);
+      await manifest.close();
+      throw error;
+    } finally {
+      await scratch.discard();
+    }
+  }
+
+  /** The guides' documents (each after its images), then the categories': what both builds share. */
+  private async writeDocuments(
+    zip: ArchiveZip,
+    manifest: ManifestWriter,
+    media: ArchiveMedia,
+    plan: ArchivePlan,
+    done: () => Promise<void>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ guides: number; categories: number }> {
+    let guides = 0;
+    for await (const ids of plan.guideIds) {
+      signal?.throwIfAborted();
+      const bodies = await this.inContext(() => this.presentGuides(ids));
+      for (const body of bodies) {
+        // Its images' files first (those not packed yet), then the document pointing at them.
+        await media.pack(imagesOf(body));
+        const xml = Buffer.from(guideDocument(localGuide(body, media), { raw: false }), 'utf8');
+        await zip.add(xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
+        await manifest.guide({ ...body, image: media.local(body.image, 0) });
+        guides++;
+        await done();
+      }
+    }
+
+    await manifest.beginDocuments();
+    let categories = 0;
+    for await (const page of plan.categories) {
+      for (const category of page) {
+        signal?.throwIfAborted();
+        const written = await this.inContext(() => this.writeCategory(zip, media, category.id, category.title, plan.guidesOf(category.title)));
+        if (!written) continue;
+        await manifest.category(category.id, category.title);
+        categories++;
+        await done();
+      }
+    }
+    return { guides, categories };
   }
 
   /** Each page in a request context of its own: what it loads is dropped with it. */
@@ -220,7 +320,7 @@ export class ArchiveBuilder {
    * with them: files cannot be added while the entry is being written), so an image not packed yet
    * (a guide published during the build) keeps its online URLs.
    */
-  private async writeCategory(zip: ArchiveZip, media: ArchiveMedia, id: number, title: string, walk: GuideWalk): Promise<boolean> {
+  private async writeCategory(zip: ArchiveZip, media: ArchiveMedia, id: number, title: string, guideIds: AsyncIterable<number[]>): Promise<boolean> {
     let body: CategoryBody;
     try {
       body = await this.deps.categoryBody(title);
@@ -237,7 +337,7 @@ export class ArchiveBuilder {
     };
     try {
       const w = new StreamingXmlWriter();
-      await writeCategoryDocument(w, body, { raw: false, sink: push }, this.guidesOf(title, walk, media));
+      await writeCategoryDocument(w, body, { raw: false, sink: push }, this.guidesOf(guideIds, media));
       await push(w.end());
       stream.end();
       await added;
@@ -250,8 +350,8 @@ export class ArchiveBuilder {
   }
 
   /** The category's public guides as its body lists them (GuideSummary), read a page at a time. */
-  private async *guidesOf(title: string, walk: GuideWalk, media: ArchiveMedia): AsyncGenerator<CategoryGuideBody> {
-    for await (const ids of walk.idsOf(title, GUIDE_PAGE * 5)) {
+  private async *guidesOf(guideIds: AsyncIterable<number[]>, media: ArchiveMedia): AsyncGenerator<CategoryGuideBody> {
+    for await (const ids of guideIds) {
       const views = await this.deps.queries.byIds(ids);
       const images = await this.imagesOf(views.flatMap((v) => (v.imageId === null ? [] : [v.imageId])));
       const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors: new Map(), images };
@@ -337,11 +437,13 @@ class ManifestWriter {
   private readonly opened: Promise<void>;
   private readonly mediaList: WriteStream;
 
+  /** `changes`: an incremental archive's (what it holds is what changed between the two). */
   constructor(
     path: string,
     private readonly mediaListPath: string,
     baseUrl: string,
     builtAt: Date,
+    changes?: { since: Date; until: Date },
   ) {
     this.file = createWriteStream(path, { flags: 'wx' });
     this.opened = new Promise((resolve, reject) => this.file.once('open', () => resolve()).once('error', reject));
@@ -349,8 +451,17 @@ class ManifestWriter {
     this.mediaList = createWriteStream(mediaListPath, { flags: 'wx' });
     this.mediaList.on('error', () => undefined); // a failed write rejects `media` (events.once)
     this.xml.open('manifest', { locale: 'en' });
-    this.xml.leaf('title', 'Repair-Content API offline archive');
-    this.xml.leaf('description', `Every public guide and category of ${baseUrl} as oManual documents, built ${builtAt.toISOString()}.`);
+    if (changes) {
+      this.xml.leaf('title', 'Repair-Content API offline archive: changes');
+      this.xml.leaf(
+        'description',
+        `The public guides and categories of ${baseUrl} changed since ${changes.since.toISOString()} as oManual documents, and those deleted or made private since then, built ${builtAt.toISOString()}.`,
+      );
+      this.xml.leaf('changes', null, { since: seconds(changes.since), until: seconds(changes.until) });
+    } else {
+      this.xml.leaf('title', 'Repair-Content API offline archive');
+      this.xml.leaf('description', `Every public guide and category of ${baseUrl} as oManual documents, built ${builtAt.toISOString()}.`);
+    }
     this.xml.open('guides');
   }
 
@@ -374,6 +485,27 @@ class ManifestWriter {
 
   async category(id: number, title: string): Promise<void> {
     this.xml.leaf('document', categoryPath(id, title), { id, type: 'category' });
+    await this.flush();
+  }
+
+  /** After the documents: the list of what a copy must remove. */
+  async beginDeleted(): Promise<void> {
+    this.xml.close();
+    this.xml.open('deleted');
+    await this.flush();
+  }
+
+  /** A guide deleted or made private: its id, why, when, and the path its document had. */
+  async removedGuide(guide: RemovedGuide): Promise<void> {
+    this.xml.open('guide', { id: guide.id, reason: guide.reason, date: seconds(guide.removedAt) });
+    this.xml.leaf('path', guidePath(guide.id, guide.title));
+    this.xml.close();
+    await this.flush();
+  }
+
+  /** A category deleted: its document's path (as it was), id and when. */
+  async removedCategory(category: RemovedCategory): Promise<void> {
+    this.xml.leaf('document', categoryPath(category.id, category.title), { id: category.id, type: 'category', reason: 'deleted', date: seconds(category.removedAt) });
     await this.flush();
   }
 
@@ -412,6 +544,8 @@ class ManifestWriter {
     if (text && !this.file.write(text)) await new Promise<void>((resolve) => this.file.once('drain', resolve));
   }
 }
+
+const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 async function writeTo(stream: WriteStream, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');

@@ -6,6 +6,8 @@ export interface ArchiveSettings {
   /** Where the offline oManual archives are written and served from. */
   readonly archiveDir: string;
   readonly renderer: WikiRenderer;
+  /** Incremental archives (`GET /archives/omanual?since=`) streamed at once by a process (default 2); more answer 429. */
+  readonly changesConcurrency?: number;
 }
 
 export const ARCHIVE_SETTINGS = Symbol('ArchiveSettings');

@@ -16,6 +16,8 @@ export interface ArchiveInfo {
   readonly contentVersion: string | null;
   readonly guides: number | null;
   readonly categories: number | null;
+  /** When the build began reading the content (archives built before this was recorded: null). */
+  readonly startedAt: Date | null;
 }
 
 interface Sidecar {
@@ -24,6 +26,7 @@ interface Sidecar {
   readonly guides: number;
   readonly categories: number;
   readonly builtAt: string;
+  readonly startedAt?: string;
 }
 
 const ARCHIVE_NAME = /^omanual-(\d{8}T\d{9}Z)\.zip$/;
@@ -78,6 +81,15 @@ export class ArchiveStore {
     return new PendingArchive(this, path);
   }
 
+  /**
+   * Side files (the manifest being assembled, the media list) for an incremental archive streamed
+   * to a client: named as a build's partial files, so what a crash leaves is removed by a later build.
+   */
+  async scratch(): Promise<PendingArchive> {
+    await mkdir(this.dir, { recursive: true });
+    return new PendingArchive(this, join(this.dir, `.omanual-changes-${process.pid}-${randomBytes(6).toString('hex')}.partial`));
+  }
+
   /** Renames a complete, flushed build into place; then drops the oldest archives beyond the kept number. */
   async commit(partial: string, sidecar: Omit<Sidecar, 'builtAt'>, builtAt: Date): Promise<ArchiveInfo> {
     let at = builtAt;
@@ -126,6 +138,7 @@ export class ArchiveStore {
       contentVersion: sidecar.contentVersion ?? null,
       guides: sidecar.guides ?? null,
       categories: sidecar.categories ?? null,
+      startedAt: sidecar.startedAt ? new Date(sidecar.startedAt) : null,
     };
   }
 

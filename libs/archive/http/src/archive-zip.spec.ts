@@ -27,4 +27,14 @@ describe('ArchiveZip', () => {
     // Each entry's 200 KB kept would be 40 MB; what remains is the compressor's working memory.
     expect(retained).toBeLessThan(8 * 1024 * 1024);
   });
+
+  it('rejects an entry still being written when the output closes (a client gone), instead of waiting for ever', async () => {
+    const zip = new ArchiveZip();
+    const first = zip.add(Buffer.alloc(1024 * 1024, 7), { name: 'big.xml', date: new Date(0) });
+    // Nobody reads the output: the entry cannot be written whole. The reader goes away.
+    zip.destroy();
+    await expect(first).rejects.toThrow('The archive output closed before every entry was written');
+    // Nothing is left waiting.
+    expect((zip as unknown as { pending: Set<unknown> }).pending.size).toBe(0);
+  });
 });

@@ -15,6 +15,15 @@ interface EntrySlot {
 
 export class ArchiveZip {
   private readonly zip = new yazl.ZipFile();
+  /** The entries not read whole yet: rejected if the output closes first (a client gone, a failed write). */
+  private readonly pending = new Set<(error: Error) => void>();
+
+  constructor() {
+    this.output.once('close', () => {
+      for (const reject of this.pending) reject(new Error('The archive output closed before every entry was written'));
+      this.pending.clear();
+    });
+  }
 
   /** The ZIP file's bytes (yazl's output stream, a stream.PassThrough: typed as a plain readable stream). */
   get output(): Readable {
@@ -28,8 +37,14 @@ export class ArchiveZip {
     // through this slot, emptied once handed over, so one entry's data at a time is in memory.
     const slot: EntrySlot = { source, resolve: null, reject: null };
     const added = new Promise<void>((resolve, reject) => {
-      slot.resolve = resolve;
-      slot.reject = reject;
+      const settle = (error?: Error) => {
+        this.pending.delete(settle);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.pending.add(settle);
+      slot.resolve = () => settle();
+      slot.reject = settle;
     });
     this.zip.addReadStreamLazy(data.name, { mtime: data.date, compressionLevel: 6 }, (give) => {
       const { source: given, resolve, reject } = slot;

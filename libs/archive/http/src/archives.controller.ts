@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { Controller, Get, HttpException, Inject, Param, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { NotFoundError } from '@rc/shared-kernel';
+import { Controller, Get, HttpException, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Clock, InvalidParameterError, NotFoundError, RateLimitedError } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
-import { Endpoint } from '@rc/shared-http';
+import type { Logger } from 'pino';
+import { Endpoint, LOGGER } from '@rc/shared-http';
+import { ArchiveBuilder } from './archive-builder.js';
 import { ARCHIVE_SETTINGS, type ArchiveSettings } from './archive-settings.js';
 import { ArchiveScheduler, type ArchiveSchedule } from './archive-scheduler.js';
 import { ArchiveStore, type ArchiveInfo } from './archive-store.js';
@@ -36,6 +39,34 @@ export class ArchiveNotFoundError extends NotFoundError {
   }
 }
 
+export class ArchiveChangesBusyError extends RateLimitedError {
+  readonly code = 'ARCHIVE.CHANGES_BUSY';
+  constructor(limit: number) {
+    super(`This server is already building ${limit} incremental archive${limit === 1 ? '' : 's'}; retry in a few seconds`, 5);
+  }
+}
+
+/**
+ * Changes are reported complete up to this long before the build starts: a write that took its
+ * time (`modified_at`, the clock `since` compares) before committing still shows in the next
+ * archive asked with `since` = this one's `until`. Sending a minute's changes twice is harmless.
+ */
+export const CHANGES_MARGIN_SECONDS = 60;
+
+/** `since`: UNIX seconds, not in the future; `undefined` when absent (the full archive). */
+export function sinceOf(query: Record<string, unknown>, now: Date): Date | undefined {
+  const raw = Array.isArray(query['since']) ? (query['since'] as unknown[]).at(-1) : query['since'];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[0-9]{1,12}$/.test(raw.trim())) {
+    throw new InvalidParameterError("Parameter 'since' must be a UNIX timestamp in seconds (the `until` of the manifest of the archive your copy was last updated from)");
+  }
+  const since = new Date(Number(raw.trim()) * 1000);
+  if (since.getTime() > now.getTime()) {
+    throw new InvalidParameterError(`Parameter 'since' is in the future (${since.toISOString()}; the server's time is ${now.toISOString()})`);
+  }
+  return since;
+}
+
 /** An archive as the listing shows it. */
 export function presentArchive(archive: ArchiveInfo, baseUrl: string, latest: boolean) {
   return {
@@ -46,6 +77,7 @@ export function presentArchive(archive: ArchiveInfo, baseUrl: string, latest: bo
     etag: archive.etag,
     guides: archive.guides,
     categories: archive.categories,
+    changes_since: archive.startedAt ? Math.floor(archive.startedAt.getTime() / 1000) - CHANGES_MARGIN_SECONDS : null,
     latest,
   };
 }
@@ -67,6 +99,11 @@ const ARCHIVE_ITEM = {
     etag: { type: 'string' },
     guides: { type: 'integer', nullable: true },
     categories: { type: 'integer', nullable: true },
+    changes_since: {
+      type: 'integer',
+      nullable: true,
+      description: 'UNIX seconds: the `since` to ask `GET /archives/omanual?since=` with to update a copy made from this archive (a minute before its build began reading the content)',
+    },
     latest: { type: 'boolean' },
   },
 };
@@ -79,10 +116,16 @@ const ARCHIVE_ITEM = {
 @ApiTags('Offline archive')
 @Controller('archives')
 export class ArchivesController {
+  /** Incremental archives being streamed by this process. */
+  private building = 0;
+
   constructor(
     private readonly store: ArchiveStore,
     private readonly scheduler: ArchiveScheduler,
+    private readonly builder: ArchiveBuilder,
+    private readonly clock: Clock,
     @Inject(ARCHIVE_SETTINGS) private readonly config: ArchiveSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Get()
@@ -95,17 +138,26 @@ export class ArchivesController {
 
   @Get('omanual')
   @Endpoint({
-    summary: 'Download the latest offline archive',
+    summary: 'Download the latest offline archive, or only what changed since a time',
     description:
       'A ZIP of oManual documents: `manifest.xml` (the index), one `<Title>-<id>/guide.xml` per public guide, one `<Title>-<id>.xml` per category, ' +
-      'and the pictures they show under `media/` (thumbnail, standard, medium and large sizes; the documents point at them by relative path).',
-    errors: [404], notFound: 'Archive not found: GET /archives lists the archives kept',
+      'and the pictures they show under `media/` (thumbnail, standard, medium and large sizes; the documents point at them by relative path).\n\n' +
+      'With `since` (UNIX seconds): an **incremental archive**, built for the request and streamed as it is built (no `Content-Length`, no `Range`): ' +
+      'the same layout, holding only the guides and categories whose documents changed since then (and the pictures they show), its manifest also holding ' +
+      '`<changes since until/>` and a `<deleted>` list of the guides deleted or made private since then (`<guide id reason date><path/></guide>`) and the categories deleted ' +
+      '(`<document id type="category" reason="deleted" date>path</document>`). Apply the documents (replacing those of the same id: a renamed one has a new path), then the deletions, ' +
+      'and ask next time with `since` = `until` (also in the `X-Archive-Until` header). A weak `ETag` (304 with `If-None-Match`) stays while nothing changes. ' +
+      '`since` not a UNIX timestamp, or in the future: 400; more builds at once than the server allows: 429 with `Retry-After`.',
+    errors: [400, 404, 429], notFound: 'Archive not found: GET /archives lists the archives kept',
   })
+  @ApiQuery({ name: 'since', required: false, description: 'UNIX seconds: only what changed since then (an incremental archive)', example: 1764000000 })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, ...DOWNLOAD })
   @ApiResponse({ status: 206, description: 'The range asked for' })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match or If-Modified-Since)' })
-  async latest(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async latest(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const since = sinceOf(query, this.clock.now());
+    if (since) return this.changes(since, req, res);
     const archive = await this.store.latest();
     if (!archive) throw new ArchiveNotBuiltError(this.scheduler.schedule());
     await this.download(archive, req, res);
@@ -120,6 +172,59 @@ export class ArchivesController {
     const archive = await this.store.find(name);
     if (!archive) throw new ArchiveNotFoundError();
     await this.download(archive, req, res);
+  }
+
+  /**
+   * Streams an incremental archive (ArchiveBuilder.streamChanges) as the response: a few at once
+   * per process; a client that goes away stops the build at the next document. Once the first
+   * bytes are out, a failure can only cut the response short (the ZIP is then incomplete, which
+   * any unzip detects); before, it is an ordinary error response.
+   */
+  private async changes(since: Date, req: Request, res: Response): Promise<void> {
+    const limit = this.config.changesConcurrency ?? 2;
+    if (this.building >= limit) throw new ArchiveChangesBusyError(limit);
+    this.building++;
+    try {
+      const now = this.clock.now();
+      const until = new Date(Math.max(since.getTime(), Math.floor(now.getTime() / 1000 - CHANGES_MARGIN_SECONDS) * 1000));
+      const version = await this.builder.contentVersion();
+      const sinceSeconds = Math.floor(since.getTime() / 1000);
+      const etag = `W/"changes-${sinceSeconds}-${createHash('sha256').update(version).digest('hex').slice(0, 32)}"`;
+      const untilSeconds = Math.floor(until.getTime() / 1000);
+      res.setHeader('ETag', etag);
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('X-Archive-Until', String(untilSeconds));
+      const matches = (req.headers['if-none-match'] ?? '').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.replace(/^W\//, '') || tag.trim() === '*');
+      if (matches) {
+        res.status(304).end();
+        return;
+      }
+      res.status(200);
+      res.setHeader('Content-Type', 'application/zip');
+      res.attachment(`omanual-changes-${sinceSeconds}-${untilSeconds}.zip`);
+      if (req.method === 'HEAD') {
+        res.end();
+        return;
+      }
+      const abort = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) abort.abort(new Error('The client went away'));
+      });
+      try {
+        const result = await this.builder.streamChanges(since, until, res, { signal: abort.signal });
+        this.logger.info({ since: sinceSeconds, until: untilSeconds, ...result }, 'incremental archive sent');
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        if (!res.headersSent) {
+          for (const header of ['Content-Disposition', 'Content-Type', 'ETag', 'X-Archive-Until']) res.removeHeader(header);
+          throw error;
+        }
+        this.logger.error({ err: error, since: sinceSeconds }, 'incremental archive failed mid-response');
+        res.destroy(error as Error);
+      }
+    } finally {
+      this.building--;
+    }
   }
 
   /**

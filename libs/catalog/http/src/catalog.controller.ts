@@ -35,6 +35,7 @@ import {
   WikiSummaryResponseDto,
 } from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
+import { removedPagesIfAsked, WIKI_INCLUDE_DELETED_QUERY, WikiChangesResponseDto } from './wiki-changes.js';
 
 type Query = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ const LANGID_QUERY = { name: 'langid', required: false, description: 'A two-lett
 const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current page' };
 
 @ApiTags('Categories and wikis')
-@ApiExtraModels(WikiFlagResponseDto, CategoryTreeWithTitlesResponseDto, CategoryOrderNodeResponseDto, WikiSummaryResponseDto, WikiResponseDto)
+@ApiExtraModels(WikiFlagResponseDto, CategoryTreeWithTitlesResponseDto, CategoryOrderNodeResponseDto, WikiSummaryResponseDto, WikiResponseDto, WikiChangesResponseDto)
 @Controller()
 export class CatalogController {
   constructor(
@@ -130,9 +131,17 @@ export class CatalogController {
     notFound: 'Wiki not found',
   })
   @ApiQuery({ name: 'display', required: false, enum: DISPLAYS })
+  @ApiQuery({ name: 'modifiedSince', required: false, description: 'UNIX seconds: only pages modified since then, newest first' }) @ApiQuery(WIKI_INCLUDE_DELETED_QUERY)
   @ApiOkResponse({
-    description: 'WikiSummary items; the tree with display=hierarchy; ordered nodes with display=hierarchyOrder',
-    schema: { oneOf: [{ type: 'array', items: { $ref: getSchemaPath(WikiSummaryResponseDto) } }, CATEGORY_TREE, { type: 'array', items: { $ref: getSchemaPath(CategoryOrderNodeResponseDto) } }] },
+    description: 'WikiSummary items; the tree with display=hierarchy; ordered nodes with display=hierarchyOrder; `{wikis, deleted}` with `modifiedSince` and `includeDeleted`',
+    schema: {
+      oneOf: [
+        { type: 'array', items: { $ref: getSchemaPath(WikiSummaryResponseDto) } },
+        CATEGORY_TREE,
+        { type: 'array', items: { $ref: getSchemaPath(CategoryOrderNodeResponseDto) } },
+        { $ref: getSchemaPath(WikiChangesResponseDto) },
+      ],
+    },
   })
   async list(@Param('namespace') raw: string, @Query() query: Query) {
     const namespace = namespaceOf(raw);
@@ -143,8 +152,11 @@ export class CatalogController {
       const nodes = await this.queries.categoryTree();
       return display === 'hierarchy' ? buildTree(nodes) : buildOrderedTree(nodes);
     }
-    const pages = await this.queries.list(namespace, parsePage(query), { modifiedSince: timestamp(query, 'modifiedSince'), leavesOnly: display === 'leaves' });
-    return this.reader.summaries(pages);
+    const page = parsePage(query);
+    const since = timestamp(query, 'modifiedSince');
+    const deleted = await removedPagesIfAsked(this.queries, query, namespace, since, page);
+    const wikis = await this.reader.summaries(await this.queries.list(namespace, page, { modifiedSince: since, leavesOnly: display === 'leaves' }));
+    return deleted ? { wikis, deleted } : wikis;
   }
 
   @Get('wikis/:namespace/:title')

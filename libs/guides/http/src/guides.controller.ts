@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import {
   AddStep,
   CreateGuide,
@@ -29,6 +29,8 @@ import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, Ta
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
 import { PublicGuideBodies } from './public-guide-bodies.js';
+import { GuideChangesResponseDto } from './dto/guide-changes.response.dto.js';
+import { INCLUDE_DELETED_QUERY, removedGuidesIfAsked } from './guide-changes.js';
 import { GuideXml } from './omanual-responses.js';
 
 type Query = Record<string, unknown>;
@@ -78,7 +80,8 @@ export class GuidesController {
   @Endpoint({ summary: 'List public guides', description: 'With `guideids` (first 50), only those, in that order; otherwise `filter` (types, comma-separated), `order`, `modifiedSince`, `limit`, `offset`.', errors: [400] })
   @ApiQuery({ name: 'guideids', required: false }) @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
   @ApiQuery({ name: 'modifiedSince', required: false }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
-  @ApiOkResponse(GUIDE_LIST)
+  @ApiQuery(INCLUDE_DELETED_QUERY) @ApiExtraModels(GuideSummaryResponseDto, GuideChangesResponseDto)
+  @ApiOkResponse({ description: 'Guide summaries (reference §3.4); `{guides, deleted}` with `modifiedSince` and `includeDeleted`', schema: { oneOf: [{ type: 'array', items: { $ref: getSchemaPath(GuideSummaryResponseDto) } }, { $ref: getSchemaPath(GuideChangesResponseDto) }] } })
   async list(@Query() query: Query) {
     const ids = list(query, 'guideids');
     if (ids) {
@@ -86,7 +89,9 @@ export class GuidesController {
       return this.reader.summaries(await this.queries.byIds(guideIds));
     }
     const page = parsePage(query);
-    return this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), order: order(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
+    const deleted = await removedGuidesIfAsked(this.queries, query, timestamp(query, 'modifiedSince'), page);
+    const guides = await this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), order: order(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
+    return deleted ? { guides, deleted } : guides;
   }
 
   @Get('featured')

@@ -10,5 +10,6 @@ export * from './guide-body-builder.js';
 export * from './public-guide-bodies.js';
 export * from './omanual-guide.mapper.js';
 export * from './dto/guide.response.dto.js';
+export * from './dto/guide-changes.response.dto.js';
 export * from './guide-team-bodies.js';
 export * from './guide-diff.js';

@@ -39,6 +39,15 @@ export interface MaintenanceView {
   readonly schedules: readonly MaintenanceSchedule[];
 }
 
+/** A deleted page: what a copy made before `removedAt` must remove. Title and parent as they were then. */
+export interface WikiTombstoneView {
+  readonly id: number;
+  readonly namespace: Namespace;
+  readonly title: string;
+  readonly parentId: number | null;
+  readonly removedAt: Date;
+}
+
 /** Reads for pages and the category tree; each method is one query. Deleted pages never appear. */
 export abstract class WikiQueries {
   /** Every live category with its parent: the whole tree in one query. */
@@ -62,4 +71,6 @@ export abstract class WikiQueries {
    * some; null when none of them has any.
    */
   abstract maintenance(id: number): Promise<MaintenanceView | null>;
+  /** Pages of the namespace deleted at or after `since` and not live again, newest first (as `list` with `modifiedSince`). */
+  abstract removedSince(namespace: Namespace, since: Date, page: Page): Promise<WikiTombstoneView[]>;
 }

@@ -1,6 +1,6 @@
 import type { Page } from '@rc/shared-kernel';
 import type { Namespace, WikiRef, WikiState } from '../model/wiki-page.js';
-import { WikiQueries, type CategoryNode, type MaintenanceView, type WikiContributor, type WikiSummaryView } from '../ports/wiki-queries.js';
+import { WikiQueries, type CategoryNode, type MaintenanceView, type WikiContributor, type WikiSummaryView, type WikiTombstoneView } from '../ports/wiki-queries.js';
 import type { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
 
 /**
@@ -82,6 +82,19 @@ export class InMemoryWikiQueries extends WikiQueries {
     const creator = Math.min(...all.map((c) => c.firstRevisionid));
     return all.sort((a, b) => Number(b.firstRevisionid === creator) - Number(a.firstRevisionid === creator) || b.revisions - a.revisions || a.firstRevisionid - b.firstRevisionid);
   }
+
+  /** Deleted pages as the trigger records them: the deleted state's time, title and parent. */
+  async removedSince(namespace: Namespace, since: Date, page: Page): Promise<WikiTombstoneView[]> {
+    return removedSinceOf(this.wikis.all().map((p) => p.state), namespace, since, page);
+  }
+}
+
+function removedSinceOf(pages: readonly WikiState[], namespace: Namespace, since: Date, page: Page): WikiTombstoneView[] {
+  return pages
+    .filter((s) => s.namespace === namespace && s.deletedAt !== null && s.modifiedAt.getTime() >= since.getTime())
+    .sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime() || b.id - a.id)
+    .slice(page.offset, page.offset + page.limit)
+    .map((s) => ({ id: s.id, namespace: s.namespace, title: s.title, parentId: s.parentId, removedAt: new Date(s.modifiedAt) }));
 }
 
 function byTitle(states: WikiState[]): WikiState[] {

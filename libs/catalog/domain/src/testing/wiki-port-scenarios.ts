@@ -168,6 +168,29 @@ export const WIKI_PORT_SCENARIOS: readonly WikiPortScenario[] = [
     },
   },
   {
+    name: 'removedSince lists the pages of a namespace deleted since, newest first and paged, with the title they had',
+    async run(ports) {
+      const h = helpers(ports);
+      await h.remove(await h.page('INFO', 'Long Gone'));
+      ports.clock.advance(60_000);
+      const since = ports.clock.now();
+      const [alpha, bravo, other] = [await h.page('INFO', 'Alpha'), await h.page('INFO', 'Bravo'), await h.page('WIKI', 'Elsewhere')];
+      await h.page('INFO', 'Kept');
+      await h.remove(alpha);
+      ports.clock.advance(1000);
+      await h.remove(bravo);
+      await h.remove(other);
+      const removed = await ports.queries.removedSince('INFO', since, page);
+      return {
+        removed: titles(removed),
+        paged: titles(await ports.queries.removedSince('INFO', since, { limit: 1, offset: 1 })),
+        dated: removed.map((t) => t.removedAt.getTime() - since.getTime()),
+        namespaces: removed.map((t) => t.namespace),
+      };
+    },
+    expected: { removed: ['Bravo', 'Alpha'], paged: ['Alpha'], dated: [1000, 0], namespaces: ['INFO', 'INFO'] },
+  },
+  {
     name: 'categoryId, isInSubtree and liveChildren answer from live pages (and the parent chain)',
     async run(ports) {
       const h = helpers(ports);

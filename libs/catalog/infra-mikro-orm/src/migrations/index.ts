@@ -7,6 +7,7 @@ import { CatalogLookups } from './20261123140100-catalog-lookups.js';
 import { CatalogDetails } from './20261126140000-catalog-details.js';
 import { CatalogChangeSummaries } from './20261126140100-catalog-change-summaries.js';
 import { WikiTranslations } from './20261128150100-wiki-translations.js';
+import { WikiTombstones } from './20261128160100-wiki-tombstones.js';
 
 export const catalogMigrations: MigrationObject[] = [
   { name: '20261122100000-catalog', class: CatalogInitial },
@@ -17,4 +18,5 @@ export const catalogMigrations: MigrationObject[] = [
   { name: '20261126140000-catalog-details', class: CatalogDetails },
   { name: '20261126140100-catalog-change-summaries', class: CatalogChangeSummaries },
   { name: '20261128150100-wiki-translations', class: WikiTranslations },
+  { name: '20261128160100-wiki-tombstones', class: WikiTombstones },
 ];

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView } from '@rc/catalog-domain';
+import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView, type WikiTombstoneView } from '@rc/catalog-domain';
 import type { Page } from '@rc/shared-kernel';
 
 const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
@@ -71,6 +71,15 @@ export class MikroOrmWikiQueries extends WikiQueries {
       page.offset,
     ]);
     return rows.map(view);
+  }
+
+  async removedSince(namespace: Namespace, since: Date, page: Page): Promise<WikiTombstoneView[]> {
+    const rows = await this.em.execute<{ wiki_id: number; namespace: string; title: string; parent_id: number | null; removed_at: Date | string }[]>(
+      `SELECT wiki_id, namespace, title, parent_id, removed_at FROM wiki_tombstones WHERE namespace = ? AND removed_at >= ?
+        ORDER BY removed_at DESC, wiki_id DESC LIMIT ? OFFSET ?`,
+      [namespace, since, page.limit, page.offset],
+    );
+    return rows.map((r) => ({ id: r.wiki_id, namespace: r.namespace as Namespace, title: r.title, parentId: r.parent_id, removedAt: new Date(r.removed_at) }));
   }
 
   async ancestors(id: number): Promise<WikiSummaryView[]> {

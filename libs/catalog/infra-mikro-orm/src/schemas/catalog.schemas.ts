@@ -36,10 +36,29 @@ export interface WikiPageRow {
   searchVector?: unknown;
 }
 
+/**
+ * Keeps `wiki_tombstones`: a live page deleted (soft, or its row removed) gets its tombstone
+ * (namespace, title and parent as they were; the time: its `modified_at`, the clock `modifiedSince`
+ * compares); a page living again loses it. Same transaction as the change, whatever wrote it.
+ */
+export const WIKI_TOMBSTONE_TRIGGER_BODY =
+  `if tg_op = 'DELETE' then ` +
+  `if old.deleted_at is null then ` +
+  `insert into wiki_tombstones (wiki_id, namespace, title, parent_id, removed_at) values (old.id, old.namespace, old.title, old.parent_id, now()) ` +
+  `on conflict (wiki_id) do update set namespace = excluded.namespace, title = excluded.title, parent_id = excluded.parent_id, removed_at = excluded.removed_at; ` +
+  `end if; return null; end if; ` +
+  `if old.deleted_at is null and new.deleted_at is not null then ` +
+  `insert into wiki_tombstones (wiki_id, namespace, title, parent_id, removed_at) values (new.id, old.namespace, old.title, old.parent_id, new.modified_at) ` +
+  `on conflict (wiki_id) do update set namespace = excluded.namespace, title = excluded.title, parent_id = excluded.parent_id, removed_at = excluded.removed_at; ` +
+  `elsif old.deleted_at is not null and new.deleted_at is null then ` +
+  `delete from wiki_tombstones where wiki_id = new.id; ` +
+  `end if; return null;`;
+
 /** `wiki_pages`: pages of the CATEGORY, WIKI, INFO and ITEM namespaces; categories form a tree by `parent_id`. */
 export const WikiPageSchema = new EntitySchema<WikiPageRow>({
   name: 'WikiPage',
   tableName: 'wiki_pages',
+  triggers: [{ name: 'wiki_pages_tombstone', timing: 'after', events: ['update', 'delete'], forEach: 'row', body: WIKI_TOMBSTONE_TRIGGER_BODY }],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
     namespace: { type: 'string', length: 16 },
@@ -159,5 +178,26 @@ export const WikiTranslationRevisionSchema = new EntitySchema<WikiTranslationRev
   },
 });
 
-export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema, WikiTranslationSchema, WikiTranslationRevisionSchema];
-export const catalogTables = ['wiki_translation_revisions', 'wiki_translations', 'wiki_tags', 'wiki_revisions', 'wiki_pages'];
+/** A deleted page (see WIKI_TOMBSTONE_TRIGGER_BODY). */
+export interface WikiTombstoneRow {
+  wikiId: number;
+  namespace: string;
+  title: string;
+  parentId: number | null;
+  removedAt: Date;
+}
+
+export const WikiTombstoneSchema = new EntitySchema<WikiTombstoneRow>({
+  name: 'WikiTombstone',
+  tableName: 'wiki_tombstones',
+  properties: {
+    wikiId: { type: 'integer', primary: true, autoincrement: false, fieldName: 'wiki_id' },
+    namespace: { type: 'string', length: 16 },
+    title: { type: 'string', length: 255 },
+    parentId: { type: 'integer', nullable: true, fieldName: 'parent_id' },
+    removedAt: { type: 'datetime', fieldName: 'removed_at' },
+  },
+});
+
+export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema, WikiTranslationSchema, WikiTranslationRevisionSchema, WikiTombstoneSchema];
+export const catalogTables = ['wiki_tombstones', 'wiki_translation_revisions', 'wiki_translations', 'wiki_tags', 'wiki_revisions', 'wiki_pages'];

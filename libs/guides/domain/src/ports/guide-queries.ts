@@ -40,6 +40,18 @@ export interface GuideListFilter {
 }
 
 /**
+ * A guide that was public and no longer is (deleted, or made private): what a copy made before
+ * `removedAt` must remove. Title and category as they were then.
+ */
+export interface GuideTombstoneView {
+  readonly guideid: number;
+  readonly title: string;
+  readonly category: string;
+  readonly reason: 'deleted' | 'private';
+  readonly removedAt: Date;
+}
+
+/**
  * Reads for lists. Every method answers in a constant number of queries, whatever the page size,
  * and never returns deleted guides; private ones only where the method says so.
  */
@@ -90,6 +102,8 @@ export abstract class GuideQueries {
   abstract categoryItems(category: string): Promise<CategoryItems>;
   /** The titles of the categories that hold at least one public guide, in one query. */
   abstract categoriesWithPublicGuides(): Promise<string[]>;
+  /** Guides hidden (deleted or made private) at or after `since` and not public again, in id order. */
+  abstract removedSince(since: Date, page: Page): Promise<GuideTombstoneView[]>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView, type GuideTombstoneView } from '@rc/guides-domain';
 import { prefixTsQuery, RankingCache, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
@@ -348,6 +348,14 @@ export class MikroOrmGuideQueries extends GuideQueries {
   async categoriesWithPublicGuides(): Promise<string[]> {
     const rows = await this.em.execute<{ category: string }[]>(`SELECT DISTINCT g.category FROM guides g WHERE ${LISTED}`);
     return rows.map((r) => r.category);
+  }
+
+  async removedSince(since: Date, page: Page): Promise<GuideTombstoneView[]> {
+    const rows = await this.em.execute<{ guide_id: number; title: string; category: string; reason: 'deleted' | 'private'; removed_at: Date | string }[]>(
+      'SELECT guide_id, title, category, reason, removed_at FROM guide_tombstones WHERE removed_at >= ? ORDER BY guide_id LIMIT ? OFFSET ?',
+      [since, page.limit, page.offset],
+    );
+    return rows.map((r) => ({ guideid: r.guide_id, title: r.title, category: r.category, reason: r.reason, removedAt: new Date(r.removed_at) }));
   }
 
   private async ordered(ids: readonly number[], condition: string): Promise<GuideSummaryView[]> {

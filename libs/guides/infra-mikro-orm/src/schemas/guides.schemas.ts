@@ -66,10 +66,36 @@ export const GUIDE_TRANSLATION_SEARCH_VECTOR = `setweight(to_tsvector(${CONFIG_O
   || setweight(to_tsvector(${CONFIG_OF_LANGID}, coalesce(introduction, '') || ' ' || coalesce(subject, '')), 'C')
   || setweight(to_tsvector(${CONFIG_OF_LANGID}, steps_text), 'D')`;
 
+/**
+ * Keeps `guide_tombstones`: a guide that was visible (public, not deleted) and no longer is gets
+ * its tombstone (title and category as they were, the time of the change: its `modified_at`, the
+ * clock `modifiedSince` compares); one visible again loses it; a hidden guide deleted later keeps
+ * its time, its reason becomes `deleted`. Same transaction as the change, whatever wrote it.
+ */
+export const GUIDE_TOMBSTONE_TRIGGER_BODY =
+  `if tg_op = 'DELETE' then ` +
+  `if old.is_public and old.deleted_at is null then ` +
+  `insert into guide_tombstones (guide_id, title, category, reason, removed_at) values (old.id, old.title, old.category, 'deleted', now()) ` +
+  `on conflict (guide_id) do update set title = excluded.title, category = excluded.category, reason = excluded.reason, removed_at = excluded.removed_at; ` +
+  `else update guide_tombstones set reason = 'deleted' where guide_id = old.id; end if; ` +
+  `return null; end if; ` +
+  `if (old.is_public and old.deleted_at is null) and not (new.is_public and new.deleted_at is null) then ` +
+  `insert into guide_tombstones (guide_id, title, category, reason, removed_at) ` +
+  `values (new.id, old.title, old.category, case when new.deleted_at is null then 'private' else 'deleted' end, new.modified_at) ` +
+  `on conflict (guide_id) do update set title = excluded.title, category = excluded.category, reason = excluded.reason, removed_at = excluded.removed_at; ` +
+  `elsif (new.is_public and new.deleted_at is null) and not (old.is_public and old.deleted_at is null) then ` +
+  `delete from guide_tombstones where guide_id = new.id; ` +
+  `elsif new.deleted_at is not null and old.deleted_at is null then ` +
+  `update guide_tombstones set reason = 'deleted' where guide_id = new.id; ` +
+  `end if; return null;`;
+
 export const GuideRowSchema = new EntitySchema<GuideRow>({
   name: 'GuideRow',
   tableName: 'guides',
-  triggers: [{ name: 'guides_version_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: GUIDE_VERSION_TRIGGER_BODY }],
+  triggers: [
+    { name: 'guides_version_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: GUIDE_VERSION_TRIGGER_BODY },
+    { name: 'guides_tombstone', timing: 'after', events: ['update', 'delete'], forEach: 'row', body: GUIDE_TOMBSTONE_TRIGGER_BODY },
+  ],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
     revisionid: { type: 'integer' },
@@ -346,6 +372,27 @@ export const GuideTranslationRevisionRowSchema = new EntitySchema<GuideTranslati
   },
 });
 
+/** A guide that was public and no longer is (see GUIDE_TOMBSTONE_TRIGGER_BODY). */
+export interface GuideTombstoneRow {
+  guideId: number;
+  title: string;
+  category: string;
+  reason: 'deleted' | 'private';
+  removedAt: Date;
+}
+
+export const GuideTombstoneRowSchema = new EntitySchema<GuideTombstoneRow>({
+  name: 'GuideTombstoneRow',
+  tableName: 'guide_tombstones',
+  properties: {
+    guideId: { type: 'integer', primary: true, autoincrement: false, fieldName: 'guide_id' },
+    title: { type: 'string', length: 255 },
+    category: { type: 'string', length: 255 },
+    reason: { type: 'string', length: 8 },
+    removedAt: { type: 'datetime', fieldName: 'removed_at' },
+  },
+});
+
 export const guidesSchemas = [
   GuideRowSchema,
   GuideStepRowSchema,
@@ -358,5 +405,6 @@ export const guidesSchemas = [
   GuideBodyRowSchema,
   GuideTranslationRowSchema,
   GuideTranslationRevisionRowSchema,
+  GuideTombstoneRowSchema,
 ];
-export const guidesTables = ['guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
+export const guidesTables = ['guide_tombstones', 'guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
