@@ -65,7 +65,7 @@ export class AppModule {
         IdentityApiModule.register(config, options.identity),
         guides,
         CatalogApiModule.register(
-          { publicBaseUrl: config.publicBaseUrl, renderer },
+          { publicBaseUrl: config.publicBaseUrl, renderer, viewFlushSeconds: config.viewFlushSeconds },
           { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
         ),
         SearchApiModule.register(guides),

@@ -86,7 +86,8 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
   // background during every test, and their statements counted with the requests'. The webhooks'
   // sweeper looks for due deliveries only hourly unless a test asks (a commit's NOTIFY still wakes
   // it): every 10 s it would run its two statements among the requests whose statements tests count.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600', MEDIA_DIR: mediaDir, ...env, DATABASE_URL: db.url });
+  // The view counters write what they counted hourly (and at shutdown) unless a test asks, for the same reason.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600', VIEW_FLUSH_SECONDS: '3600', MEDIA_DIR: mediaDir, ...env, DATABASE_URL: db.url });
   // The production logger (request ids, redaction), writing to the test's sink.
   const logger = createLogger(config.logLevel, sink);
   let running: RunningApi;

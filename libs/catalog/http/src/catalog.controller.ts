@@ -33,6 +33,7 @@ import {
   WikiSummaryResponseDto,
 } from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
+import { WikiViewCounter } from './wiki-views.js';
 
 type Query = Record<string, unknown>;
 
@@ -56,6 +57,7 @@ export class CatalogController {
     private readonly revert: RevertWiki,
     private readonly tag: TagWiki,
     private readonly tree: CategoryTreeCache,
+    private readonly views: WikiViewCounter,
   ) {}
 
   @Get('categories')
@@ -145,10 +147,13 @@ export class CatalogController {
   @Get('wikis/:namespace/:title')
   @Endpoint({ summary: 'One page', description: 'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision.', errors: [400, 404], notFound: 'Wiki not found' })
   @ApiOkResponse(WIKI)
-  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Res({ passthrough: true }) res: Response) {
-    const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: optionalId(query, 'revisionid') });
+  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const revisionid = optionalId(query, 'revisionid');
+    const page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid });
     const body = await this.reader.present(page, viewer);
     representsRevision(res, body.revisionid, body.modified_date);
+    // A read of the current revision (a 200 or a 304) of a GET is a view, counted in memory and written in batches.
+    if (revisionid === undefined && req.method === 'GET') this.views.record(page.id);
     return body;
   }
 

@@ -52,7 +52,10 @@ export class GuideReader {
     const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
-      this.context([guide.state.authorId, ...visible.map((p) => p.authorId), ...threadAuthors(threads)], { standings: true, images: this.shownBy([guide, ...inlined], visible) }),
+      this.context([guide.state.authorId, ...guide.statistics.contributors.map((c) => c.userId), ...visible.map((p) => p.authorId), ...threadAuthors(threads)], {
+        standings: true,
+        images: this.shownBy([guide, ...inlined], visible),
+      }),
       viewer ? this.queries.marksOf(viewer.userId, [guide.id]) : null,
     ]);
     return presentGuide(guide, ctx, {

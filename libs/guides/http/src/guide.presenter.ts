@@ -1,5 +1,5 @@
 import { commentBody, type GuideThreads, type PublishedComment } from '@rc/community-contracts';
-import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
+import { contributorShares, GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
 import { imageOrNull, type ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
@@ -38,6 +38,20 @@ export function authorName(id: number, ctx: PresentationContext): string {
 }
 
 const seconds = (date: Date | null): number => (date ? toUnixSeconds(date) : 0);
+
+/**
+ * `contributors` (as wiki pages' `authors`, reference §3.10): each editor of the guide as a
+ * UserSummary with `percent` (their share of the revisions, rounded), `profile_url` and
+ * `avatar_url`; the creator first.
+ */
+export function presentContributors(guide: Guide, ctx: PresentationContext) {
+  return contributorShares(guide.statistics.contributors).map((c) => contributorBody(presentAuthor(c.userId, ctx), c.percent));
+}
+
+/** One entry of `contributors`: the user's summary with their share. */
+export function contributorBody(summary: UserSummary, percent: number) {
+  return { ...summary, percent, profile_url: summary.url, avatar_url: null };
+}
 
 /** GuideSummary (reference §3.4): list items. */
 export function presentSummary(g: GuideSummaryView, ctx: PresentationContext) {
@@ -192,5 +206,10 @@ export function presentGuide(
     featured_document_thumbnail_url: '',
     intro_video_url: null,
     intro_video: null,
+    contributors: presentContributors(guide, ctx),
+    favorites_count: guide.statistics.favorites,
+    completions_count: guide.statistics.completions,
+    // Last: served bodies refresh it in place (see withViews).
+    views: guide.statistics.views,
   };
 }

@@ -37,6 +37,7 @@ import {
   MikroOrmGuideRepository,
   MikroOrmGuideTagUses,
   MikroOrmGuideTags,
+  MikroOrmGuideViewTally,
 } from '@rc/guides-infra-mikro-orm';
 import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
@@ -53,6 +54,7 @@ import { GuideBodyBuilder } from './guide-body-builder.js';
 import { UserPartsCache } from './user-parts.js';
 import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js';
 import { GuideVersions } from './guide-versions.js';
+import { GuideViewCounter, GuideViewFlushing } from './guide-views.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { GuideHistoryController } from './guide-history.controller.js';
@@ -77,6 +79,10 @@ export interface GuidesSettings {
   readonly guideCacheMaxAgeSeconds: number;
   /** How cached guide bodies stay coherent with the database across instances (see GuideVersions). */
   readonly guideCacheCoherence: 'notify' | 'lookup';
+  /** Seconds between the writes of the views counted in memory (each instance counts its own). */
+  readonly viewFlushSeconds: number;
+  /** How long a kept guide body shows its view count before a newer stored one replaces it. */
+  readonly viewRefreshSeconds: number;
 }
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
@@ -141,6 +147,8 @@ export class GuidesApiModule implements OnModuleInit {
           (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
           [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
+        factory(GuideViewCounter, (orm: MikroORM) => new GuideViewCounter(new MikroOrmGuideViewTally(em(orm))), [MikroORM]),
+        factory(GuideViewFlushing, (c: GuideViewCounter, logger: Logger) => new GuideViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'guides'), [GuideViewCounter, LOGGER]),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),
         factory(
@@ -156,7 +164,7 @@ export class GuidesApiModule implements OnModuleInit {
         ),
         factory(
           PublicGuideBodies,
-          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, logger: Logger, orm: MikroORM) => {
+          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, logger: Logger, orm: MikroORM, views: GuideViewCounter) => {
             const cache = new GuideBodyCache({ maxBytes: settings.guideCacheMb * 1024 * 1024, maxAgeMs: settings.guideCacheMaxAgeSeconds * 1000 });
             const inContext = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
             const users = new UserPartsCache((ids) => inContext(() => r.userParts(ids)), v);
@@ -168,12 +176,12 @@ export class GuidesApiModule implements OnModuleInit {
               users.clear();
               cache.unpinAll();
             };
-            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext);
+            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewsRefreshMs: settings.viewRefreshSeconds * 1000 });
           },
-          [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM],
+          [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM, GuideViewCounter],
         ),
       ],
-      exports: [CommunityGuides, GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [CommunityGuides, GuideReader, PublicGuideBodies, GuideViewFlushing, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

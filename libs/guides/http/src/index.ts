@@ -12,3 +12,4 @@ export * from './omanual-guide.mapper.js';
 export * from './dto/guide.response.dto.js';
 export * from './guide-team-bodies.js';
 export * from './guide-diff.js';
+export * from './guide-views.js';

@@ -8,3 +8,4 @@ export * from './repositories/guide-version.js';
 export * from './repositories/pg-guide-images-in-content.js';
 export * from './repositories/guide-discussion.js';
 export * from './repositories/mikro-orm-guide-tag-uses.js';
+export * from './repositories/guide-view-tally.js';

@@ -6,3 +6,4 @@ export * from './unit-of-work.js';
 export * from './job-queue.js';
 export * from './change-summary.js';
 export * from './integration-events.js';
+export * from './view-counter.js';

@@ -14,6 +14,7 @@ import {
   type Difficulty,
   type GuideType,
 } from './guide-vocabulary.js';
+import { NO_STATISTICS, withRevision, type GuideStatistics } from './guide-statistics.js';
 import { Step, type StepInput, type StepState } from './step.js';
 
 export type GuideId = Brand<number, 'GuideId'>;
@@ -125,15 +126,23 @@ export class Guide {
   private lastEditorId: number | null = null;
   private changeSummary: string | null = null;
   private editors: GuideAccess;
+  private stats: GuideStatistics;
 
-  private constructor(state: GuideState, steps: Step[], access: GuideAccess) {
+  private constructor(state: GuideState, steps: Step[], access: GuideAccess, statistics: GuideStatistics) {
     this.state = { ...state };
     this.steps = steps;
     this.editors = { userIds: [...access.userIds], teamIds: [...access.teamIds] };
+    this.stats = statistics;
   }
 
-  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS): Guide {
-    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access);
+  /** `statistics`: what was read with the guide besides its content (contributors and counts). */
+  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS, statistics: GuideStatistics = NO_STATISTICS): Guide {
+    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access, statistics);
+  }
+
+  /** Its contributors and counts as read (a stored revision counts its contributors up to it). */
+  get statistics(): GuideStatistics {
+    return this.stats;
   }
 
   /**
@@ -179,6 +188,7 @@ export class Guide {
       },
       [],
       NO_ACCESS,
+      NO_STATISTICS,
     );
     guide.changedFields = true;
     return guide;
@@ -401,6 +411,7 @@ export class Guide {
 
   /** The state after the repository stored it under new revision ids. */
   markStored(revisionid: number): void {
+    this.stats = { ...this.stats, contributors: withRevision(this.stats.contributors, this.editedBy, revisionid) };
     Object.assign(this.state, { revisionid });
     this.changeSummary = null;
     this.changedFields = false;

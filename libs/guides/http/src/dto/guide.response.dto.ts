@@ -83,6 +83,13 @@ export class GuideItemResponseDto {
   @ApiProperty() featured!: boolean;
 }
 
+/** An entry of a guide's `contributors` (the shape of a wiki page's `authors`, reference §3.10). */
+export class GuideContributorResponseDto extends UserSummaryResponseDto {
+  @ApiProperty({ description: "Share of the guide's revisions, in percent (rounded)", example: 100 }) percent!: number;
+  @ApiProperty({ format: 'uri', description: 'The url again' }) profile_url!: string;
+  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null (avatars are in `image`)' }) avatar_url!: null;
+}
+
 export class GuideFlagResponseDto {
   @ApiProperty() title!: string;
   @ApiProperty() flagid!: string;
@@ -132,4 +139,10 @@ export class GuideResponseDto {
   @ApiProperty() featured_document_thumbnail_url!: string;
   @ApiProperty({ nullable: true, type: String }) intro_video_url!: string | null;
   @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null: this service keeps no intro videos (the field is kept for compatibility)' }) intro_video!: null;
+  // Extensions of this service (not in the original API).
+  @ApiProperty({ type: [GuideContributorResponseDto], description: "Everyone who saved a revision of the guide (up to the revision shown), with their share of the revisions; the creator first (as a wiki page's `authors`)" })
+  contributors!: GuideContributorResponseDto[];
+  @ApiProperty({ description: 'How many users favourited the guide', example: 3 }) favorites_count!: number;
+  @ApiProperty({ description: 'How many users marked the guide completed', example: 5 }) completions_count!: number;
+  @ApiProperty({ description: 'How many times the guide was read (200s and 304s of its current version): counted in memory and written every few seconds, so a read shows the total of a little while ago', example: 120 }) views!: number;
 }

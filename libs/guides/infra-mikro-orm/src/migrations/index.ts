@@ -11,6 +11,7 @@ import { GuidesBrowse } from './20261126110000-guides-browse.js';
 import { GuidesMedia } from './20261127180000-guides-media.js';
 import { GuideHistoryAccess } from './20261126140000-guide-history-access.js';
 import { GuideDiscussion } from './20261127120000-guide-discussion.js';
+import { GuideStats } from './20261128100000-guide-stats.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -25,4 +26,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261126140000-guide-history-access', class: GuideHistoryAccess },
   { name: '20261127120000-guide-discussion', class: GuideDiscussion },
   { name: '20261127180000-guides-media', class: GuidesMedia },
+  { name: '20261128100000-guide-stats', class: GuideStats },
 ];

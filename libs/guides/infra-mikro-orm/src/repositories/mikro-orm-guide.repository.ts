@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Guide, GuideRepository, type GuideAccess, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type StepState } from '@rc/guides-domain';
+import { Guide, GuideRepository, type GuideAccess, type GuideContributor, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type GuideStatistics, type StepState } from '@rc/guides-domain';
 import { intArray } from './sql.js';
 import { stepsPlainText } from './steps-text.js';
 
@@ -33,6 +33,33 @@ interface GuideSqlRow {
   modified_at: Date | string;
   published_at: Date | string | null;
   deleted_at: Date | string | null;
+}
+
+/**
+ * What is read with a guide of row `g` besides its content, in the same statement: its counts
+ * (`guide_stats`) and its contributors (the editors of its revisions, as `[userid, revisions,
+ * first revisionid]`).
+ */
+function statisticsColumns(g: string): string {
+  return `(SELECT json_build_array(st.views, st.favorites_count, st.completions_count) FROM guide_stats st WHERE st.guide_id = ${g}.id) AS counts,
+    (SELECT coalesce(json_agg(json_build_array(r.editor_id, r.n, r.first) ORDER BY r.first), '[]')
+       FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first FROM guide_revisions
+              WHERE guide_id = ${g}.id GROUP BY editor_id) r) AS contributors`;
+}
+
+interface StatisticsSqlRow {
+  /** `[views, favourites, completions]` (views is a bigint: text in JSON only above 2^53). */
+  counts: [number | string, number, number] | null;
+  contributors: [number, number, number][];
+}
+
+function contributorsOf(rows: readonly [number, number, number][]): GuideContributor[] {
+  return rows.map(([userId, revisions, firstRevisionid]) => ({ userId, revisions, firstRevisionid }));
+}
+
+export function statisticsOf(row: StatisticsSqlRow): GuideStatistics {
+  const [views, favorites, completions] = row.counts ?? [0, 0, 0];
+  return { views: Number(views), favorites, completions, contributors: contributorsOf(row.contributors) };
 }
 
 interface StepSqlRow {
@@ -170,12 +197,12 @@ export class MikroOrmGuideRepository extends GuideRepository {
   async findMany(ids: readonly number[]): Promise<Guide[]> {
     if (!ids.length) return [];
     const array = intArray(ids);
-    const rows = await this.em.execute<GuideSqlRow[]>(`SELECT ${GUIDE_COLUMNS} FROM guides WHERE id = ANY(${array.sql})`, [array.param]);
+    const rows = await this.em.execute<(GuideSqlRow & StatisticsSqlRow)[]>(`SELECT ${GUIDE_COLUMNS}, ${statisticsColumns('guides')} FROM guides WHERE id = ANY(${array.sql})`, [array.param]);
     const steps = await this.em.execute<StepSqlRow[]>(`SELECT * FROM guide_steps WHERE guide_id = ANY(${array.sql}) ORDER BY guide_id, orderby`, [array.param]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row ? [Guide.restore(guideStateOf(row), steps.filter((s) => s.guide_id === id).map(stepStateOf))] : [];
+      return row ? [Guide.restore(guideStateOf(row), steps.filter((s) => s.guide_id === id).map(stepStateOf), undefined, statisticsOf(row))] : [];
     });
   }
 
@@ -254,8 +281,11 @@ export class MikroOrmGuideRepository extends GuideRepository {
   }
 
   async snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null> {
-    const [row] = await this.em.execute<{ snapshot: { state: Record<string, unknown>; steps: StepState[] } }[]>(
-      'SELECT snapshot FROM guide_revisions WHERE guide_id = ? AND revisionid = ?',
+    const [row] = await this.em.execute<({ snapshot: { state: Record<string, unknown>; steps: StepState[] } } & Pick<StatisticsSqlRow, 'contributors'>)[]>(
+      `SELECT snapshot, (SELECT coalesce(json_agg(json_build_array(r.editor_id, r.n, r.first) ORDER BY r.first), '[]')
+         FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first FROM guide_revisions
+                WHERE guide_id = rev.guide_id AND revisionid <= rev.revisionid GROUP BY editor_id) r) AS contributors
+         FROM guide_revisions rev WHERE guide_id = ? AND revisionid = ?`,
       [id, revisionid],
     );
     if (!row) return null;
@@ -264,6 +294,7 @@ export class MikroOrmGuideRepository extends GuideRepository {
     return {
       state: { ...(state as unknown as GuideState), ...Object.fromEntries(dates.map((k) => [k, state[k] ? new Date(state[k] as string) : null])) },
       steps: row.snapshot.steps,
+      contributors: contributorsOf(row.contributors),
     };
   }
 
@@ -330,8 +361,8 @@ export class MikroOrmGuideRepository extends GuideRepository {
    * now that the lock is held.
    */
   private async load(id: GuideId, lock: 'FOR UPDATE' | ''): Promise<Guide | null> {
-    const [row] = await this.em.execute<(GuideSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null; collaborator_ids: number[]; team_ids: number[] })[]>(
-      `SELECT ${GUIDE_COLUMNS},
+    const [row] = await this.em.execute<(GuideSqlRow & StatisticsSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null; collaborator_ids: number[]; team_ids: number[] })[]>(
+      `SELECT ${GUIDE_COLUMNS}, ${statisticsColumns('guides')},
          (SELECT coalesce(json_agg(json_build_object('id', s.id, 'orderby', s.orderby, 'revisionid', s.revisionid, 'title', s.title, 'lines', s.lines, 'media', s.media)
             ORDER BY s.orderby), '[]') FROM guide_steps s WHERE s.guide_id = guides.id) AS steps,
          ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = guides.id ORDER BY c.user_id) AS collaborator_ids,
@@ -342,7 +373,7 @@ export class MikroOrmGuideRepository extends GuideRepository {
     );
     if (!row) return null;
     const steps = row.seen_revisionid === row.revisionid ? row.steps : await this.em.execute<StepSqlRow[]>('SELECT * FROM guide_steps WHERE guide_id = ? ORDER BY orderby', [id]);
-    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids });
+    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids }, statisticsOf(row));
     this.stored.set(guide, storedOf(guide));
     return guide;
   }
