@@ -28,6 +28,7 @@ describe('contributors, counts and views', () => {
   });
   afterAll(() => api.close());
 
+  const json = async (res: Response): Promise<Record<string, any>> => (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const get = (path: string, headers: Record<string, string> = {}, origin = api.origin) => fetch(`${origin}/api/2.0${path}`, { headers: { 'Accept-Encoding': 'identity', ...headers } });
   const flushGuides = (running: RunningApi = api.running) => running.app.get(GuideViewFlushing, { strict: false }).flush();
   const flushWikis = (running: RunningApi = api.running) => running.app.get(WikiViewFlushing, { strict: false }).flush();
@@ -55,7 +56,7 @@ describe('contributors, counts and views', () => {
         [userid.alice, 40],
         [userid.bob, 60],
       ]);
-      for (const body of [(await get(`/guides/${guide.guideid}`).then((r) => r.json())) as Record<string, unknown>, (await api.request('GET', `/guides/${guide.guideid}`, { token: bob })).body]) {
+      for (const body of [(await json(await get(`/guides/${guide.guideid}`))) as Record<string, unknown>, (await api.request('GET', `/guides/${guide.guideid}`, { token: bob })).body]) {
         const contributors = body['contributors'] as Record<string, unknown>[];
         expect(contributors.map((c) => [c['userid'], c['percent']])).toEqual([
           [userid.alice, 40],
@@ -74,7 +75,7 @@ describe('contributors, counts and views', () => {
     it('count the marks, and a mark changes the anonymous body (and its ETag) at once', async () => {
       const guide = await publicGuide('Marked guide');
       const before = await get(`/guides/${guide.guideid}`);
-      const body = await before.json();
+      const body = await json(before);
       expect([body.favorites_count, body.completions_count]).toEqual([0, 0]);
       expect((await api.request('PUT', `/user/favorites/guides/${guide.guideid}`, { token: alice })).status).toBe(204);
       expect((await api.request('PUT', `/user/favorites/guides/${guide.guideid}`, { token: bob })).status).toBe(204);
@@ -82,7 +83,7 @@ describe('contributors, counts and views', () => {
       expect((await api.request('PUT', `/guides/${guide.guideid}/completed`, { token: bob })).status).toBe(204);
       const after = await get(`/guides/${guide.guideid}`, { 'If-None-Match': before.headers.get('etag')! });
       expect(after.status).toBe(200);
-      const now = await after.json();
+      const now = await json(after);
       expect([now.favorites_count, now.completions_count]).toEqual([2, 1]);
       expect(now.revisionid).toBe(body.revisionid);
       expect((await api.request('DELETE', `/user/favorites/guides/${guide.guideid}`, { token: alice })).status).toBe(204);
@@ -94,12 +95,12 @@ describe('contributors, counts and views', () => {
   describe('views', () => {
     it('are counted in memory (no statement per read) and written in one statement per flush; a 304 is a view, a HEAD or a past revision is not', async () => {
       const guide = await publicGuide('Viewed guide');
-      expect((await (await get(`/guides/${guide.guideid}`)).json()).views).toBe(0);
+      expect((await json(await get(`/guides/${guide.guideid}`))).views).toBe(0);
       await get(`/guides/${guide.guideid}`);
       await flushGuides();
       // The kept body now shows the 2 views stored: its ETag is the one clients revalidate with.
       const first = await get(`/guides/${guide.guideid}`);
-      expect((await first.json()).views).toBe(2);
+      expect((await json(first)).views).toBe(2);
       const etag = first.headers.get('etag')!;
       const before = statements.length;
       for (let i = 0; i < 5; i++) expect((await get(`/guides/${guide.guideid}`)).status).toBe(200);
@@ -119,7 +120,7 @@ describe('contributors, counts and views', () => {
       expect(await storedViews(guide.guideid)).toBe(13);
       // Bodies show the stored count: kept anonymous bodies once this instance has learned it, with a new ETag.
       const shown = await get(`/guides/${guide.guideid}`);
-      expect((await shown.json()).views).toBe(13);
+      expect((await json(shown)).views).toBe(13);
       expect(shown.headers.get('etag')).not.toBe(etag);
       expect((await api.request('GET', `/guides/${guide.guideid}`, { token: alice })).body.views).toBe(13);
     });
@@ -183,12 +184,12 @@ describe('contributors, counts and views', () => {
       await flushGuides();
       expect(await storedViews(guide.guideid)).toBe(12);
       // An instance learns the stored total, the other's views included, from its own flush.
-      expect((await (await get(`/guides/${guide.guideid}`)).json()).views).toBe(12);
+      expect((await json(await get(`/guides/${guide.guideid}`))).views).toBe(12);
       await flushGuides();
-      expect((await (await get(`/guides/${guide.guideid}`, {}, other.url)).json()).views).toBe(5);
+      expect((await json(await get(`/guides/${guide.guideid}`, {}, other.url))).views).toBe(5);
       await flushGuides(other);
       expect(await storedViews(guide.guideid)).toBe(14);
-      expect((await (await get(`/guides/${guide.guideid}`, {}, other.url)).json()).views).toBe(14);
+      expect((await json(await get(`/guides/${guide.guideid}`, {}, other.url))).views).toBe(14);
     });
 
     it('an instance that stops writes what it counted', async () => {

@@ -6,6 +6,7 @@ export * from './model/guide-statistics.js';
 export * from './ports/guide.repository.js';
 export * from './ports/category-directory.js';
 export * from './ports/guide-images.js';
+export * from './ports/guide-documents.js';
 export * from './ports/guide-activity.js';
 export * from './ports/guide-queries.js';
 export * from './use-cases/guide-writes.use-cases.js';

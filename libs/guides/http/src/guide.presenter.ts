@@ -1,7 +1,7 @@
 import { commentBody, type GuideThreads, type PublishedComment } from '@rc/community-contracts';
 import { contributorShares, GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
-import { imageOrNull, type ImageObject } from '@rc/media-contracts';
+import { imageOrNull, type DocumentLink, type ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
 
@@ -14,6 +14,8 @@ export interface PresentationContext {
   readonly authors: Map<number, UserSummary>;
   /** The Image objects of the images shown (looked up in one batch beforehand), by id: an id missing here is not shown. */
   readonly images: ReadonlyMap<number, ImageObject>;
+  /** The links of the documents shown (looked up beforehand), by id: an id missing here is not shown. */
+  readonly documents?: ReadonlyMap<number, DocumentLink>;
 }
 
 /** The image ids a guide shows: its own and its steps'. */
@@ -183,7 +185,7 @@ export function presentGuide(
     parts: s.parts.map(presentItem),
     tools: s.tools.map(presentItem),
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
-    documents: [],
+    documents: s.documentIds.flatMap((id) => ctx.documents?.get(id) ?? []),
     flags,
     author: presentAuthor(s.authorId, ctx),
     revisionid: s.revisionid,
@@ -201,7 +203,7 @@ export function presentGuide(
     favorited: extra.viewer.favorited,
     completed: extra.viewer.completed,
     comments: presentComments(comments.threads?.guides.get(s.id), ctx),
-    featured_documentid: null,
+    featured_documentid: s.featuredDocumentId,
     featured_document_embed_url: '',
     featured_document_thumbnail_url: '',
     intro_video_url: null,

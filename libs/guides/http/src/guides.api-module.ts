@@ -3,6 +3,7 @@ import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import {
   AddStep,
   CategoryDirectory,
+  GuideDocuments,
   GuideImages,
   ChangeGuideAccess,
   GuideHistory,
@@ -114,11 +115,23 @@ export class GuidesApiModule implements OnModuleInit {
         {
           provide: WRITE_DEPS,
           // GuideImages: bound by the application to the media context's published images.
-          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, events: IntegrationEvents, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
+          // GuideDocuments: bound by the application to the media context's published documents.
+          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory, { token: GuideDocuments, optional: true }],
+          useFactory: (
+            guides: GuideRepository,
+            categories: CategoryDirectory,
+            images: GuideImages,
+            outbox: GuideEventOutbox,
+            events: IntegrationEvents,
+            clock: Clock,
+            uow: UnitOfWork,
+            teams: TeamDirectory,
+            documents: GuideDocuments | undefined,
+          ): GuideWriteDeps => ({
             guides,
             categories,
             images,
+            documents,
             outbox,
             events,
             clock,
@@ -139,8 +152,9 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined) => new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined, docs: GuideDocuments | undefined) =>
+            new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null, docs ?? null),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }, { token: GuideDocuments, optional: true }],
         ),
         factory(
           CommunityGuides,

@@ -58,7 +58,11 @@ export function readChangeSummary(value: unknown): string | null {
 const REVERTED_FIELDS = [
   'title', 'category', 'subject', 'type', 'difficulty', 'summary', 'introduction', 'conclusion',
   'timeRequiredMin', 'timeRequiredMax', 'imageId', 'parts', 'tools', 'prerequisites', 'flags',
+  'documentIds', 'featuredDocumentId', 'introObjectId',
 ] as const;
+
+/** At most this many documents per guide. */
+export const MAX_DOCUMENTS = 100;
 
 export interface GuideState {
   readonly id: GuideId;
@@ -81,6 +85,12 @@ export interface GuideState {
   readonly tools: readonly GuideItem[];
   readonly prerequisites: readonly number[];
   readonly flags: readonly string[];
+  /** Media documents attached (ids, in the order given). */
+  readonly documentIds: readonly number[];
+  /** The featured document (a media document id), or null. */
+  readonly featuredDocumentId: number | null;
+  /** The intro video (`objectid`: a video of the writer's media library), or null. */
+  readonly introObjectId: number | null;
   readonly isPublic: boolean;
   readonly locale: string;
   readonly createdAt: Date;
@@ -109,6 +119,11 @@ export interface GuideInput {
   readonly tools?: unknown;
   readonly public?: unknown;
   readonly langid?: unknown;
+  /** Media document ids (a full replacement). */
+  readonly documents?: unknown;
+  readonly featured_documentid?: unknown;
+  /** The intro video's object id; null clears it. */
+  readonly objectid?: unknown;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -179,6 +194,9 @@ export class Guide {
         tools: fields.tools ?? [],
         prerequisites: fields.prerequisites ?? [],
         flags: fields.flags ?? [],
+        documentIds: fields.documentIds ?? [],
+        featuredDocumentId: fields.featuredDocumentId ?? null,
+        introObjectId: fields.introObjectId ?? null,
         isPublic: fields.isPublic ?? false,
         locale: typeof input.langid === 'string' && /^[a-z]{2}$/.test(input.langid) ? input.langid : 'en',
         createdAt: now,
@@ -504,6 +522,18 @@ function readFields(input: GuideInput, violations: Violation[], editor: Editor, 
     if (input.image === null) out.imageId = null;
     else if (!isId(input.image)) violations.push({ field: 'image', message: 'image must be an image id or null' });
     else out.imageId = input.image as number;
+  }
+  if (input.documents !== undefined) {
+    const ids = input.documents === null ? [] : input.documents;
+    if (!Array.isArray(ids) || ids.length > MAX_DOCUMENTS || !ids.every(isId)) {
+      violations.push({ field: 'documents', message: `documents must be a list of at most ${MAX_DOCUMENTS} document ids` });
+    } else out.documentIds = [...new Set(ids as number[])];
+  }
+  for (const [field, key] of [['featured_documentid', 'featuredDocumentId'], ['objectid', 'introObjectId']] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value !== null && !isId(value)) violations.push({ field, message: `${field} must be an id or null` });
+    else out[key] = value as number | null;
   }
   if (input.public !== undefined) {
     if (typeof input.public !== 'boolean') violations.push({ field: 'public', message: 'public must be true or false' });

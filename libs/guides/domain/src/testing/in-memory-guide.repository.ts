@@ -165,6 +165,7 @@ function copyGuideState(state: GuideState): GuideState {
     tools: state.tools.map(copyItem),
     prerequisites: [...state.prerequisites],
     flags: [...state.flags],
+    documentIds: [...state.documentIds],
     createdAt: new Date(state.createdAt),
     modifiedAt: new Date(state.modifiedAt),
     publishedAt: copyDate(state.publishedAt),

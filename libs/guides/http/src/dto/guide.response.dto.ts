@@ -90,6 +90,14 @@ export class GuideContributorResponseDto extends UserSummaryResponseDto {
   @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null (avatars are in `image`)' }) avatar_url!: null;
 }
 
+/** A document of a guide: the original's minimal form (reference §3.5). */
+export class GuideDocumentResponseDto {
+  @ApiProperty({ example: 12 }) documentid!: number;
+  @ApiProperty({ description: "The document's title", example: 'Service manual' }) text!: string;
+  @ApiProperty({ description: "The document's page, site-relative", example: '/Document/Xy12AbCd/Service%20manual.pdf' }) url!: string;
+  @ApiProperty({ format: 'uri', description: 'The PDF file' }) download_url!: string;
+}
+
 export class GuideFlagResponseDto {
   @ApiProperty() title!: string;
   @ApiProperty() flagid!: string;
@@ -116,7 +124,7 @@ export class GuideResponseDto {
   @ApiProperty({ type: [GuideItemResponseDto] }) parts!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) tools!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideSummaryResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuideSummaryResponseDto[];
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no documents (the field is kept for compatibility)' }) documents!: never[];
+  @ApiProperty({ type: [GuideDocumentResponseDto], description: 'The media documents attached, in the order written (deleted ones left out)' }) documents!: GuideDocumentResponseDto[];
   @ApiProperty({ type: [GuideFlagResponseDto] }) flags!: GuideFlagResponseDto[];
   @ApiProperty({ type: UserSummaryResponseDto }) author!: UserSummaryResponseDto;
   @ApiProperty() revisionid!: number;
@@ -134,7 +142,7 @@ export class GuideResponseDto {
   @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
   @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
   @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: 'The guide-level comments (reference §3.12): threads oldest first, replies newest first' }) comments!: object[];
-  @ApiProperty({ nullable: true, type: Number }) featured_documentid!: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'The featured document id, as written' }) featured_documentid!: number | null;
   @ApiProperty() featured_document_embed_url!: string;
   @ApiProperty() featured_document_thumbnail_url!: string;
   @ApiProperty({ nullable: true, type: String }) intro_video_url!: string | null;

@@ -12,6 +12,7 @@ import { GuidesMedia } from './20261127180000-guides-media.js';
 import { GuideHistoryAccess } from './20261126140000-guide-history-access.js';
 import { GuideDiscussion } from './20261127120000-guide-discussion.js';
 import { GuideStats } from './20261128100000-guide-stats.js';
+import { GuideDocuments } from './20261128100200-guide-documents.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -27,4 +28,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261127120000-guide-discussion', class: GuideDiscussion },
   { name: '20261127180000-guides-media', class: GuidesMedia },
   { name: '20261128100000-guide-stats', class: GuideStats },
+  { name: '20261128100200-guide-documents', class: GuideDocuments },
 ];

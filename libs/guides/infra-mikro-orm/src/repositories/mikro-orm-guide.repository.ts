@@ -5,7 +5,7 @@ import { stepsPlainText } from './steps-text.js';
 
 export const GUIDE_COLUMNS = `id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary,
   introduction, conclusion, time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags,
-  is_public, locale, created_at, modified_at, published_at, deleted_at`;
+  document_ids, featured_documentid, intro_objectid, is_public, locale, created_at, modified_at, published_at, deleted_at`;
 
 interface GuideSqlRow {
   id: number;
@@ -27,6 +27,9 @@ interface GuideSqlRow {
   tools: unknown;
   prerequisites: number[];
   flags: string[];
+  document_ids: number[];
+  featured_documentid: number | null;
+  intro_objectid: number | null;
   is_public: boolean;
   locale: string;
   created_at: Date | string;
@@ -96,6 +99,9 @@ export function guideStateOf(row: GuideSqlRow): GuideState {
     tools: row.tools as GuideState['tools'],
     prerequisites: row.prerequisites,
     flags: row.flags,
+    documentIds: row.document_ids,
+    featuredDocumentId: row.featured_documentid,
+    introObjectId: row.intro_objectid,
     isPublic: row.is_public,
     locale: row.locale,
     createdAt: date(row.created_at),
@@ -144,6 +150,9 @@ const WRITES: Partial<Record<keyof GuideState, ColumnWrite>> = {
   tools: { column: 'tools', sql: '?::jsonb', param: (s) => json(s.tools) },
   prerequisites: { column: 'prerequisites', sql: INT_ARRAY, param: (s) => json(s.prerequisites) },
   flags: { column: 'flags', sql: TEXT_ARRAY, param: (s) => json(s.flags) },
+  documentIds: { column: 'document_ids', sql: INT_ARRAY, param: (s) => json(s.documentIds) },
+  featuredDocumentId: { column: 'featured_documentid', sql: '?', param: (s) => s.featuredDocumentId },
+  introObjectId: { column: 'intro_objectid', sql: '?', param: (s) => s.introObjectId },
   isPublic: { column: 'is_public', sql: '?', param: (s) => s.isPublic },
   locale: { column: 'locale', sql: '?', param: (s) => s.locale },
   createdAt: { column: 'created_at', sql: '?', param: (s) => s.createdAt },
@@ -290,9 +299,17 @@ export class MikroOrmGuideRepository extends GuideRepository {
     );
     if (!row) return null;
     const state = row.snapshot.state;
+    const stored = state as unknown as Partial<GuideState> & GuideState;
     const dates = ['createdAt', 'modifiedAt', 'publishedAt', 'deletedAt'] as const;
     return {
-      state: { ...(state as unknown as GuideState), ...Object.fromEntries(dates.map((k) => [k, state[k] ? new Date(state[k] as string) : null])) },
+      state: {
+        ...stored,
+        // Revisions stored before the document fields existed had none.
+        documentIds: stored.documentIds ?? [],
+        featuredDocumentId: stored.featuredDocumentId ?? null,
+        introObjectId: stored.introObjectId ?? null,
+        ...Object.fromEntries(dates.map((k) => [k, state[k] ? new Date(state[k] as string) : null])),
+      },
       steps: row.snapshot.steps,
       contributors: contributorsOf(row.contributors),
     };

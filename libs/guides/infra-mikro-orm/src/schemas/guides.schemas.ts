@@ -28,6 +28,9 @@ export interface GuideRow {
   tools: unknown;
   prerequisites: number[];
   flags: string[];
+  documentIds?: number[];
+  featuredDocumentid?: number | null;
+  introObjectid?: number | null;
   isPublic: boolean;
   locale: string;
   createdAt: Date;
@@ -95,6 +98,9 @@ export const GuideRowSchema = new EntitySchema<GuideRow>({
     tools: { type: 'jsonb' },
     prerequisites: { type: 'integer[]' },
     flags: { type: 'text[]' },
+    documentIds: { type: 'integer[]', fieldName: 'document_ids', defaultRaw: "'{}'" },
+    featuredDocumentid: { type: 'integer', nullable: true, fieldName: 'featured_documentid' },
+    introObjectid: { type: 'integer', nullable: true, fieldName: 'intro_objectid' },
     isPublic: { type: 'boolean', fieldName: 'is_public' },
     locale: { type: 'string', length: 2 },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
