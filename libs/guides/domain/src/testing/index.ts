@@ -6,3 +6,4 @@ export * from './recording-outbox.js';
 export * from './guides-test-bed.js';
 export * from './in-memory-guide-images.js';
 export * from './in-memory-team-directory.js';
+export * from './in-memory-guide-documents.js';
