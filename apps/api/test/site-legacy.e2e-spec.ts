@@ -1,6 +1,7 @@
+import { tinyPdf } from './support/media-files.js';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
 
-/** The site-wide reads of older clients, and the guide write fields the original accepts that are not kept here. */
+/** The site-wide reads of older clients, and the guide's document and intro-video write fields. */
 describe('site settings, user flags, collections; guide document and video fields', () => {
   let api: TestApi;
   let admin: string;
@@ -47,21 +48,47 @@ describe('site settings, user flags, collections; guide document and video field
     expect((await api.request('GET', '/collections?offset=x')).status).toBe(400);
   });
 
-  it('accepts documents, featured_documentid and objectid on guide writes (not kept: they read back empty), checks their types, and refuses fields the original never had', async () => {
-    const created = await api.request('POST', '/guides', { token: alice, body: { category: 'Appliance', type: 'repair', title: 'Documents Probe', documents: [4, 5], featured_documentid: 4, objectid: 9 } });
+  it('keeps documents, featured_documentid and objectid with the guide\'s revisions and shows the documents; refuses others\' documents, bad types and fields the original never had', async () => {
+    const bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
+    const upload = async (token: string, name: string) => {
+      const res = await api.raw('POST', `/api/2.0/user/media/documents?file=${encodeURIComponent(name)}`, { method: 'POST', headers: { Authorization: `api ${token}` }, body: tinyPdf() });
+      expect(res.status).toBe(201);
+      return res.body as { documentid: number; guid: string; title: string; download_url: string };
+    };
+    const manual = await upload(alice, 'Service manual.pdf');
+    const wiring = await upload(alice, 'Wiring.pdf');
+    const bobs = await upload(bob, 'Bob notes.pdf');
+    const created = await api.request('POST', '/guides', {
+      token: alice,
+      body: { category: 'Appliance', type: 'repair', title: 'Documents Probe', public: true, documents: [wiring.documentid, manual.documentid], featured_documentid: manual.documentid, objectid: 9 },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ documents: [], featured_documentid: null, intro_video: null });
+    const link = (d: typeof manual) => ({ documentid: d.documentid, text: d.title, url: `/Document/${d.guid}/${encodeURIComponent(`${d.title}.pdf`)}`, download_url: d.download_url });
+    expect(created.body).toMatchObject({ documents: [link(wiring), link(manual)], featured_documentid: manual.documentid, intro_video: null });
     const id = created.body.guideid;
-    const patched = await api.request('PATCH', `/guides/${id}?revisionid=${created.body.revisionid}`, { token: alice, body: { objectid: null, featured_documentid: null, documents: [] } });
-    expect(patched.status).toBe(200);
-    expect(patched.body.revisionid).toBe(created.body.revisionid);
+    // Anonymous readers (the cached body) and signed-in ones see the same.
+    expect((await api.request('GET', `/guides/${id}`)).body.documents).toEqual([link(wiring), link(manual)]);
+    expect((await api.request('GET', `/guides/${id}`, { token: bob })).body.featured_documentid).toBe(manual.documentid);
+    // Sending them again is a no-op; someone else's document or no document at all is a 422 naming it.
+    const same = await api.request('PATCH', `/guides/${id}?revisionid=${created.body.revisionid}`, { token: alice, body: { documents: [wiring.documentid, manual.documentid], objectid: 9 } });
+    expect(same.body.revisionid).toBe(created.body.revisionid);
+    const foreign = await api.request('PATCH', `/guides/${id}?revisionid=${created.body.revisionid}`, { token: alice, body: { documents: [manual.documentid, bobs.documentid, 999999] } });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors.map((e: { field: string }) => e.field)).toEqual(['documents[1]', 'documents[2]']);
+    expect((await api.request('PATCH', `/guides/${id}?revisionid=${created.body.revisionid}`, { token: alice, body: { featured_documentid: bobs.documentid } })).status).toBe(422);
+    // Cleared as a new revision; the older revision still has them.
+    const cleared = await api.request('PATCH', `/guides/${id}?revisionid=${created.body.revisionid}`, { token: alice, body: { objectid: null, featured_documentid: null, documents: [] } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ documents: [], featured_documentid: null });
+    expect(cleared.body.revisionid).not.toBe(created.body.revisionid);
+    expect((await api.request('GET', `/guides/${id}?revisionid=${created.body.revisionid}`)).body.documents).toEqual([link(wiring), link(manual)]);
     for (const [field, value] of [
       ['documents', 'four'],
       ['documents', [0]],
       ['featured_documentid', 'x'],
       ['objectid', 1.5],
     ] as const) {
-      const res = await api.request('PATCH', `/guides/${id}?revisionid=${created.body.revisionid}`, { token: alice, body: { [field]: value } });
+      const res = await api.request('PATCH', `/guides/${id}?revisionid=${cleared.body.revisionid}`, { token: alice, body: { [field]: value } });
       expect({ field, status: res.status, fields: res.body.errors?.map((e: { field: string }) => e.field) }).toEqual({ field, status: 422, fields: [field] });
     }
     const unknown = await api.request('POST', '/guides', { token: alice, body: { category: 'Appliance', type: 'repair', video_url: 'x' } });

@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       tokenTtlDays: 30,
       maxTokensPerUser: 10,
       trustProxy: 0,
+      viewFlushSeconds: 5,
+      viewRefreshSeconds: 30,
       eventDelivery: true,
       archiveDir: '.data/archives',
       archiveCheckSeconds: 600,
@@ -159,6 +161,7 @@ describe('loadConfig', () => {
     [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' }, /^WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/],
     [{ WEBHOOK_TIMEOUT_SECONDS: '0' }, /^WEBHOOK_TIMEOUT_SECONDS must be an integer from 1 to 60/],
     [{ WEBHOOK_SWEEP_SECONDS: 'often' }, /^WEBHOOK_SWEEP_SECONDS must be an integer from 1 to 3600/],
+    [{ VIEW_FLUSH_SECONDS: '0' }, /^VIEW_FLUSH_SECONDS must be an integer from 1 to 3600/],
     [{ WEBHOOK_WORKER_CONCURRENCY: '65' }, /^WEBHOOK_WORKER_CONCURRENCY must be an integer from 0 to 64/],
   ])('refuses %p, naming the variable', (env, message) => {
     const problems = problemsOf(env);

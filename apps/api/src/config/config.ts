@@ -51,6 +51,10 @@ export interface AppConfig {
   readonly webhooks: WebhooksConfig;
   /** Media jobs (image sizes, rotations, purges) this process runs at once per kind (0: none, another process runs them). */
   readonly mediaWorkerConcurrency: number;
+  /** Seconds between the writes of the views of guides and pages counted in memory (each instance counts its own). */
+  readonly viewFlushSeconds: number;
+  /** How long a cached guide body shows its view count before a newer stored count replaces it. */
+  readonly viewRefreshSeconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -128,6 +132,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     media: readMediaConfig(env, read('DATA_DIR') ?? '.data', problems),
     webhooks: readWebhooksConfig(env, problems),
     mediaWorkerConcurrency: int('MEDIA_WORKER_CONCURRENCY', 2, 0, 64),
+    viewFlushSeconds: int('VIEW_FLUSH_SECONDS', 5, 1, 3600),
+    viewRefreshSeconds: int('VIEW_REFRESH_SECONDS', 30, 0, 3600),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

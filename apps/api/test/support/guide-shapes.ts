@@ -24,7 +24,7 @@ export const SUMMARY_KEYS = [
 ];
 
 /** The 42 observed keys of a full guide (reference §3.5). */
-export const GUIDE_KEYS = [
+export const ORIGINAL_GUIDE_KEYS = [
   'author',
   'available_langids',
   'can_edit',
@@ -68,5 +68,11 @@ export const GUIDE_KEYS = [
   'type',
   'url',
 ];
+
+/** What this service adds to a full guide: its contributors and counts. */
+export const EXTENSION_GUIDE_KEYS = ['completions_count', 'contributors', 'favorites_count', 'views'];
+
+/** The keys of a full guide as this service sends it: the original's and the extensions. */
+export const GUIDE_KEYS = [...ORIGINAL_GUIDE_KEYS, ...EXTENSION_GUIDE_KEYS].sort();
 
 export const STEP_KEYS = ['comments', 'guideid', 'lines', 'media', 'orderby', 'revisionid', 'stepid', 'title'];

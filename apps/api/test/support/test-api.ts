@@ -80,9 +80,10 @@ export interface TestServer {
  * compete with the test for the CPU. No media worker: the demo pictures' sizes would be made in
  * the background during every test, and their statements counted with the requests'. The webhooks'
  * sweeper looks for due deliveries only hourly (a commit's NOTIFY still wakes it): every 10 s it
- * would run its two statements among the requests whose statements tests count.
+ * would run its two statements among the requests whose statements tests count. The view counters
+ * write what they counted hourly (and at shutdown), for the same reason.
  */
-const TEST_DEFAULTS: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600' };
+const TEST_DEFAULTS: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600', VIEW_FLUSH_SECONDS: '3600' };
 
 /**
  * Starts the real API (the production start path) on a database of its own and an ephemeral port.

@@ -20,9 +20,10 @@ import {
   WikiTags,
   type WikiDeps,
 } from '@rc/catalog-domain';
-import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags, MikroOrmWikiTranslationRepository } from '@rc/catalog-infra-mikro-orm';
+import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags, MikroOrmWikiTranslationRepository, MikroOrmWikiViewTally } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
-import { ConflictBodies, factory, type WikiRenderer } from '@rc/shared-http';
+import { ConflictBodies, factory, LOGGER, type WikiRenderer } from '@rc/shared-http';
+import type { Logger } from 'pino';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
@@ -30,6 +31,7 @@ import { WikiHistoryController } from './wiki-history.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
+import { WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -39,6 +41,8 @@ export interface CatalogSettings {
   readonly renderer: WikiRenderer;
   /** Category tree versions kept in memory: 1, or 2 when reads may go to a replica behind the primary. */
   readonly keptTreeVersions?: number;
+  /** Seconds between the writes of the page views counted in memory. */
+  readonly viewFlushSeconds: number;
 }
 
 /** How the app answers the catalog's CategoryGuides port: the modules it needs and the binding. */
@@ -93,13 +97,15 @@ export class CatalogApiModule implements OnModuleInit {
         factory(CompareWikiRevisions, (w: WikiRepository) => new CompareWikiRevisions(w), [WikiRepository]),
         factory(TagWiki, (w: WikiRepository, t: WikiTags, c: Clock) => new TagWiki(w, t, c), [WikiRepository, WikiTags, Clock]),
         categoryGuides.provider,
+        factory(WikiViewCounter, (orm: MikroORM) => new WikiViewCounter(new MikroOrmWikiViewTally(em(orm))), [MikroORM]),
+        factory(WikiViewFlushing, (c: WikiViewCounter, logger: Logger) => new WikiViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'wikis'), [WikiViewCounter, LOGGER]),
         factory(
           WikiReader,
           (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i),
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages],
         ),
       ],
-      exports: [WikiReader, WikiDirectory, PageTags, TranslateWiki],
+      exports: [WikiReader, WikiDirectory, PageTags, TranslateWiki, WikiViewFlushing],
     };
   }
 

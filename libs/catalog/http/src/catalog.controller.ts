@@ -36,6 +36,7 @@ import {
 } from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { removedPagesIfAsked, WIKI_INCLUDE_DELETED_QUERY, WikiChangesResponseDto } from './wiki-changes.js';
+import { WikiViewCounter } from './wiki-views.js';
 
 type Query = Record<string, unknown>;
 
@@ -62,6 +63,7 @@ export class CatalogController {
     private readonly tree: CategoryTreeCache,
     private readonly translate: TranslateWiki,
     private readonly translations: ReadWikiTranslation,
+    private readonly views: WikiViewCounter,
   ) {}
 
   @Get('categories')
@@ -168,7 +170,7 @@ export class CatalogController {
     notFound: 'Wiki not found',
   })
   @ApiQuery(LANGID_QUERY) @ApiOkResponse(WIKI)
-  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Res({ passthrough: true }) res: Response) {
+  async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const langid = parseLangid(query['langid']);
     const revisionid = optionalId(query, 'revisionid');
     let page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: langid === undefined ? revisionid : undefined });
@@ -178,6 +180,8 @@ export class CatalogController {
     }
     const body = await this.reader.present(page, viewer);
     representsRevision(res, body.revisionid, body.modified_date);
+    // A read of the current revision (a 200 or a 304) of a GET is a view, counted in memory and written in batches.
+    if (revisionid === undefined && req.method === 'GET') this.views.record(page.id);
     return body;
   }
 

@@ -4,3 +4,4 @@ export * from './wiki-reader.js';
 export * from './wiki.presenter.js';
 export * from './omanual-category.mapper.js';
 export * from './category-tree-cache.js';
+export * from './wiki-views.js';

@@ -62,7 +62,7 @@ export class WikiReader {
 
   async present(page: WikiPage, viewer: Caller | null) {
     const category = page.state.namespace === 'CATEGORY';
-    const [ancestors, children, tags, guides, featured, items, related, contributors] = await Promise.all([
+    const [ancestors, children, tags, guides, featured, items, related, contributors, views] = await Promise.all([
       category ? this.queries.ancestors(page.id) : [],
       category ? this.queries.children(page.id) : [],
       this.tags.list(page.id),
@@ -72,6 +72,7 @@ export class WikiReader {
       page.state.related.length ? this.queries.byRefs(page.state.related) : [],
       // Up to the revision shown: an old revision lists the authors it had.
       this.queries.contributors(page.id, page.state.revisionid),
+      this.queries.views(page.id),
     ]);
     const editorIds = contributors.map((c) => c.userId);
     const [users, images] = await Promise.all([
@@ -91,6 +92,7 @@ export class WikiReader {
         contributors,
         users,
         items,
+        views,
       },
       { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, images },
     );

@@ -40,6 +40,8 @@ export interface WikiExtras {
   readonly related: WikiSummaryView[];
   /** The editors of the page's revisions (up to the one shown), creator first, and their accounts. */
   readonly contributors: WikiContributor[];
+  /** How many times the page was viewed (as stored: views are written in batches). */
+  readonly views: number;
   /** Their summaries (with their standing), by user id: active accounts only. */
   readonly users: Map<number, UserSummary>;
   /** CATEGORY: the parts and tools of the category's public guides. */
@@ -145,5 +147,6 @@ export function presentWiki(page: WikiPage, extra: WikiExtras, ctx: { baseUrl: s
           maintenance_schedule: s.details.maintenanceSchedule,
         }
       : {}),
+    views: extra.views,
   };
 }

@@ -146,6 +146,7 @@ export class WikiResponseDto {
   @ApiProperty({ type: ImageResponseDto, nullable: true, example: EXAMPLE_IMAGE }) image!: ImageResponseDto | null;
   @ApiProperty({ description: 'The userid of the creator', example: 1 }) author!: number;
   @ApiProperty({ type: [WikiAuthorResponseDto], description: 'Contributors, the creator first' }) authors!: WikiAuthorResponseDto[];
+  @ApiProperty({ description: "How many times the page's current revision was read (an extension of this service: counted in memory and written every few seconds, so a read shows the total of a few seconds ago)", example: 42 }) views!: number;
   @ApiProperty({ type: 'object', additionalProperties: { $ref: getSchemaPath(WikiFlagResponseDto) }, description: 'Keyed by flag id, in display order', example: {} })
   flags!: Record<string, WikiFlagResponseDto>;
   @ApiProperty({ type: [WikiInfoResponseDto] }) info!: WikiInfoResponseDto[];

@@ -33,7 +33,7 @@ export class GuidesForCommunity extends CommunityGuides {
     if (others.length) {
       const rows = await this.em.execute<{ id: number; collaborator_ids: number[]; team_ids: number[] }[]>(GUIDES_ACCESS_SQL, [JSON.stringify(others.map((g) => g.id))]);
       const access = new Map(rows.map((r) => [r.id, { userIds: r.collaborator_ids, teamIds: r.team_ids }]));
-      live = live.map((g) => (access.has(g.id) ? Guide.restore(g.state, g.steps.map((step) => step.toState()), access.get(g.id)) : g));
+      live = live.map((g) => (access.has(g.id) ? Guide.restore(g.state, g.steps.map((step) => step.toState()), access.get(g.id), g.statistics, g.languages) : g));
     }
     let editor: Editor | null = viewer;
     if (viewer && live.some((g) => !g.state.isPublic && g.needsTeamsOf(viewer))) editor = { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) };

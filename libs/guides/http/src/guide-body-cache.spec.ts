@@ -23,6 +23,22 @@ describe('GuideBodyCache', () => {
     expect(c.get('1:own', '5.0')).toBeNull();
   });
 
+  it('sets the views of a kept body in place: new bytes and ETags, the budget counted, the rest kept', () => {
+    const c = cache(1000);
+    const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 }, [7], true);
+    expect([entry.views, entry.viewsAt]).toEqual([3, 1_000]);
+    now = 2_000;
+    const next = c.refreshViews('1:inline', entry, 12);
+    expect(JSON.parse(jsonOf(next).toString())).toEqual({ guideid: 1, revisionid: 5, views: 12 });
+    expect([next.views, next.viewsAt, next.storedAt, next.pinned, next.users]).toEqual([12, 2_000, 1_000, true, [7]]);
+    expect(next.etag).not.toBe(entry.etag);
+    expect(next.etag.startsWith('"r5-')).toBe(true);
+    expect(c.get('1:inline', '5.0')).toBe(next);
+    expect(c.size.bytes).toBe(next.gzip.length);
+    // A body without views is kept without them.
+    expect(put(c, '2:inline', '5.0', { guideid: 2 }).entry.views).toBeNull();
+  });
+
   it('gives the same strong ETags to the same bytes, others to other bytes, and one per representation', () => {
     const c = cache(1000);
     const a = put(c, '1', 'v', { a: 1 }).entry;

@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { etagOf, hashOf } from '@rc/shared-http';
+import { viewsIn, withViews } from './guide-body-template.js';
 
 export interface CachedBody {
   /**
@@ -26,6 +27,9 @@ export interface CachedBody {
    * the body was built); otherwise served for `maxAgeMs` only.
    */
   readonly pinned: boolean;
+  /** The `views` the body shows (`null`: none), and when they were set. */
+  readonly views: number | null;
+  readonly viewsAt: number;
 }
 
 /**
@@ -103,7 +107,7 @@ export class GuideBodyCache {
   put(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
     // The version is the guide's revision id, then its prerequisites' (`<revisionid>.<highest>`).
     const etag = etagOf(hashOf(json), parseInt(version, 10) || null);
-    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, storedAt: this.now(), users, pinned };
+    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsAt: this.now() };
     if (!this.admits(key)) {
       let gzip: Buffer | undefined;
       const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= compress(json)); } };
@@ -143,6 +147,21 @@ export class GuideBodyCache {
       this.turnedAway.delete(oldest);
     }
     return false;
+  }
+
+  /**
+   * The body with its `views` set to `views` (bytes, ETags and gzip made again; the rest as it
+   * was), in place of `entry` when that is the one kept.
+   */
+  refreshViews(key: string, entry: CachedBody, views: number): CachedBody {
+    const json = withViews(jsonOf(entry).toString(), views);
+    const etag = etagOf(hashOf(json), parseInt(entry.version, 10) || null);
+    const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsAt: this.now() };
+    if (this.entries.get(key) === entry) {
+      this.entries.set(key, next);
+      this.bytes += next.gzip.length - entry.gzip.length;
+    }
+    return next;
   }
 
   /** Drops every body that shows this user. */

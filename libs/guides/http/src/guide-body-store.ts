@@ -15,6 +15,8 @@ export interface VersionWithBody {
   readonly version: string;
   readonly prerequisites: readonly number[];
   readonly body: BodyTemplate | null;
+  /** The guide's stored view count. */
+  readonly views?: number | null;
 }
 
 /** The read model of public guide bodies (`guide_bodies`): templates by guide, variant, version and format. */
@@ -36,7 +38,7 @@ export class PgGuideBodyStore implements GuideBodyStore {
   ) {}
 
   async current(guideId: number, inline: boolean): Promise<VersionWithBody | null> {
-    const { rows } = await this.pool.query<{ version: string; prerequisites: number[]; marker: string | null; template: string | null }>({
+    const { rows } = await this.pool.query<{ version: string; prerequisites: number[]; marker: string | null; template: string | null; views: string | null }>({
       name: 'rc-guide-version-body',
       text: PUBLIC_GUIDE_VERSION_AND_BODY_SQL,
       values: [guideId, inline, this.format],
@@ -44,7 +46,7 @@ export class PgGuideBodyStore implements GuideBodyStore {
     const row = rows[0];
     if (!row) return null;
     const body = row.marker !== null && row.template !== null ? { marker: row.marker, template: row.template } : null;
-    return { version: row.version, prerequisites: row.prerequisites, body };
+    return { version: row.version, prerequisites: row.prerequisites, body, views: row.views === null ? null : Number(row.views) };
   }
 
   async read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null> {

@@ -3,7 +3,7 @@ import { Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { GuideThreads, PublishedComment } from '@rc/community-contracts';
 import type { UserSummary } from '@rc/identity-contracts';
 import { wikiRendererFor } from '@rc/shared-http';
-import { fillTemplate, GUIDE_BODY_PRESENTATION, guideBodyFormat, templateOf, usersIn, type UserParts } from './guide-body-template.js';
+import { fillTemplate, GUIDE_BODY_PRESENTATION, guideBodyFormat, templateOf, usersIn, viewsIn, withViews, type UserParts } from './guide-body-template.js';
 import { authorName, presentAuthor, presentGuide, type PresentationContext } from './guide.presenter.js';
 
 const BASE_URL = 'https://repair.example';
@@ -41,7 +41,7 @@ function fixture() {
   const guide = Guide.restore({ ...created.state, revisionid: 41, isPublic: true, publishedAt: T0 }, [
     { id: 1, orderby: 1, revisionid: 42, title: 'Open', lines: [{ lineid: 10, text: "Heat the ''edge'' <b>", bullet: 'black', level: 0 }, { lineid: 11, text: 'Pry', bullet: 'icon_caution', level: 1 }], media: { type: 'image', imageIds: [5, 6] } },
     { id: 2, orderby: 2, revisionid: 43, title: '', lines: [{ lineid: 12, text: 'Watch', bullet: 'black', level: 0 }], media: { type: 'video', objectId: 77 } },
-  ]);
+  ], undefined, { views: 12, favorites: 2, completions: 1, contributors: [{ userId: 5, revisions: 1, firstRevisionid: 30 }, { userId: 3, revisions: 3, firstRevisionid: 20 }] });
   const prerequisite: GuideSummaryView = {
     guideid: 9, locale: 'en', revisionid: 30, modifiedAt: T0, prereqModifiedAt: null, type: 'technique', category: 'iPhone 12', subject: 'Screen',
     title: 'Opening "the" screen', summary: 'How', difficulty: 'Easy', timeRequiredMax: 600, isPublic: true, authorId: 4, flags: [], imageId: 8,
@@ -76,6 +76,23 @@ describe('guide body templates', () => {
     expect(filled.comments[0].author).toMatchObject({ userid: 5, reputation: 7 });
     expect(filled.comments[0].replies[0].author).toMatchObject({ userid: 3, reputation: 120 });
     expect(filled.steps[1].comments[0].author).toMatchObject({ userid: 4, username: 'Lin' });
+    // Contributors too, with their share: the creator first.
+    expect(filled.contributors).toEqual([
+      { ...user(3, 'Ada "the" Fixer', { reputation: 120, teams: [2, 5] }), percent: 75, profile_url: user(3, 'Ada "the" Fixer').url, avatar_url: null },
+      { ...user(5, 'Commenter', { reputation: 7, teams: [] }), percent: 25, profile_url: user(5, 'Commenter').url, avatar_url: null },
+    ]);
+    expect([filled.favorites_count, filled.completions_count, filled.views]).toEqual([2, 1, 12]);
+  });
+
+  it('sets the views of a served body in place, its last key, and nothing else', () => {
+    const json = fillTemplate(templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() })), parts(full));
+    expect(viewsIn(json)).toBe(12);
+    const updated = withViews(json, 1234);
+    expect(viewsIn(updated)).toBe(1234);
+    expect({ ...JSON.parse(updated), views: 12 }).toEqual(JSON.parse(json));
+    // A body whose last key is not views is left alone.
+    expect(withViews('{"views":1,"title":"x"}', 5)).toBe('{"views":1,"title":"x"}');
+    expect(viewsIn('{"summary":"\\"views\\":3}"}')).toBeNull();
   });
 
   it('shows users as they are when filled, deleted ones as the presenter does', () => {
@@ -115,6 +132,7 @@ describe('guide body templates', () => {
       2: '82pWcuhyGAUZ21SlAUrAge2CnGDwge4mFGXo1pnIdyI',
       3: 'eoLspKED-isg-YDhQ4eZBhtK9lk4sPXZ6b8_kHhLKpA',
       4: 'AsPTnQTitxlWjlSQpP23Hw89Ug86bIuOEmUaz5QBjAw',
+      5: 'sGcaQ1hhXX9lAhY-Ad0h3x6wDi83psD-jZ-GxNHlKkU',
     };
     const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }), 'MARKER');
     const hash = createHash('sha256').update(template).digest('base64url');

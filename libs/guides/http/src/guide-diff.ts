@@ -18,6 +18,9 @@ const FIELDS = {
   tools: 'tools',
   prerequisites: 'prerequisites',
   flags: 'flags',
+  documents: 'documentIds',
+  featured_documentid: 'featuredDocumentId',
+  objectid: 'introObjectId',
   public: 'isPublic',
 } as const satisfies Record<string, keyof GuideState>;
 

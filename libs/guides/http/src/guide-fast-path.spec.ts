@@ -13,7 +13,7 @@ describe('guideFastPath', () => {
   type Made = { entry: object; json: string | null } | null;
   /** Bodies whose `current` answers `made` (the version looked up and the body made for it). */
   const bodies = (made: () => Promise<Made> = async () => ({ entry: {}, json: null }), answer: () => void = () => undefined) =>
-    ({ cache: { enabled: true, get: () => null }, current: made, answer, handOnNotPublic: () => undefined }) as unknown as PublicGuideBodies;
+    ({ cache: { enabled: true }, cached: () => null, current: made, answer, handOnNotPublic: () => undefined, viewed: () => undefined }) as unknown as PublicGuideBodies;
   const versions = (peek?: string | null) => ({ peek: () => peek }) as unknown as GuideVersions;
   const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -33,11 +33,14 @@ describe('guideFastPath', () => {
     const entry = { etag: '"e"' };
     const asked: unknown[] = [];
     const answered: unknown[] = [];
+    const viewed: number[] = [];
     const fake = {
-      cache: { enabled: true, get: (key: string, version: string) => (key === '11:inline' && version === '3.0' ? entry : null) },
+      cache: { enabled: true },
+      cached: (guideId: number, inline: boolean, version: string) => (guideId === 11 && inline && version === '3.0' ? entry : null),
       current: async (...args: unknown[]) => (asked.push(args), (args[0] === 13 ? null : { entry, json: '{}' })),
       answer: (e: unknown, _req: unknown, _res: unknown, json: unknown) => void answered.push([e, json]),
       handOnNotPublic: () => undefined,
+      viewed: (guideId: number) => void viewed.push(guideId),
     } as unknown as PublicGuideBodies;
     const fallback = jest.fn();
     expect(guideFastPath(fake, versions('3.0'), () => undefined)(req('/api/2.0/guides/11'), res(), fallback)).toBe(true);
@@ -57,6 +60,8 @@ describe('guideFastPath', () => {
     // Remembered as not public: declined at once.
     expect(guideFastPath(fake, versions(null), () => undefined)(req('/api/2.0/guides/14'), res(), fallback)).toBe(false);
     expect(asked).toHaveLength(2);
+    // Each body answered is a view of its guide (the ones handed on are counted by the route).
+    expect(viewed).toEqual([11, 12]);
   });
 
   it('hands the request to Express once when the lookup fails', async () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ID } from '@rc/shared-kernel';
 import { newestRevisionNamed } from '@rc/shared-http';
 import type { CachedBody } from './guide-body-cache.js';
-import { guideBodyKey, type PublicGuideBodies } from './public-guide-bodies.js';
+import type { PublicGuideBodies } from './public-guide-bodies.js';
 import type { GuideVersions } from './guide-versions.js';
 
 const GUIDE_PATH = /^\/api\/2\.0\/guides\/([1-9][0-9]{0,9})$/;
@@ -26,9 +26,11 @@ export function guideFastPath(
   versions: GuideVersions,
   preamble: ResponsePreamble,
 ): HotPath {
-  const serve = (entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: string | null = null): true => {
+  const serve = (guideId: number, entry: CachedBody, req: IncomingMessage, res: ServerResponse, json: string | null = null): true => {
     preamble(req, res);
     bodies.answer(entry, req, res, json);
+    // A 200 or a 304 of a GET is a view (a HEAD reads no body).
+    if (req.method === 'GET') bodies.viewed(guideId);
     return true;
   };
   return (req, res, fallback) => {
@@ -43,8 +45,8 @@ export function guideFastPath(
     const remembered = versions.peek(guideId);
     // Remembered as not public: the route answers.
     if (remembered === null) return false;
-    const hit = remembered === undefined ? null : bodies.cache.get(guideBodyKey(guideId, true), remembered);
-    if (hit) return serve(hit, req, res);
+    const hit = remembered === undefined ? null : bodies.cached(guideId, true, remembered);
+    if (hit) return serve(guideId, hit, req, res);
     let handedOn = false;
     const handOn = () => {
       if (handedOn) return;
@@ -54,7 +56,7 @@ export function guideFastPath(
     bodies
       .current(guideId, true)
       .then((made) => {
-        if (made) return serve(made.entry, req, res, made.json);
+        if (made) return serve(guideId, made.entry, req, res, made.json);
         bodies.handOnNotPublic(req);
         handOn();
       })

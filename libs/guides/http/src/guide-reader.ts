@@ -1,7 +1,7 @@
 import { commentAuthors, type GuideDiscussions, type GuideThreads } from '@rc/community-contracts';
-import { GuideImages, GuideQueries, GuideRepository, ReadGuideTranslation, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
+import { GuideDocuments, GuideImages, GuideQueries, GuideRepository, ReadGuideTranslation, ViewGuide, type Editor, type Guide, type GuideId, type GuideSummaryView } from '@rc/guides-domain';
 import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
-import type { ImageObject } from '@rc/media-contracts';
+import type { DocumentLink, ImageObject } from '@rc/media-contracts';
 import { templateOf, type BodyTemplate } from './guide-body-template.js';
 import type { UserPart } from './user-parts.js';
 import { authorName, imageIdsOf, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
@@ -33,6 +33,8 @@ export class GuideReader {
     private readonly images: GuideImages,
     /** The comments bodies show (the community context publishes them); none when absent. */
     private readonly discussions: GuideDiscussions | null = null,
+    /** The documents guides list, as the media context has them; none shown when absent. */
+    private readonly documents: GuideDocuments | null = null,
     /** The guides' translations (`langid` reads); none: every guide reads in its own language. */
     private readonly translations: ReadGuideTranslation | null = null,
   ) {}
@@ -81,7 +83,11 @@ export class GuideReader {
     const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
-      this.context([guide.state.authorId, ...visible.map((p) => p.authorId), ...threadAuthors(threads)], { standings: true, images: this.shownBy([guide, ...inlined], visible) }),
+      this.context([guide.state.authorId, ...guide.statistics.contributors.map((c) => c.userId), ...visible.map((p) => p.authorId), ...threadAuthors(threads)], {
+        standings: true,
+        images: this.shownBy([guide, ...inlined], visible),
+        documents: guide.state.documentIds,
+      }),
       viewer ? this.queries.marksOf(viewer.userId, [guide.id]) : null,
     ]);
     return presentGuide(guide, ctx, {
@@ -99,8 +105,12 @@ export class GuideReader {
   async anonymousTemplate(guideId: GuideId, inlinePrerequisites: boolean): Promise<BodyTemplate> {
     const guide = await this.view.execute({ viewer: null, guideId });
     const prerequisites = await this.prerequisitesOf(guide, null, inlinePrerequisites);
-    const [images, threads] = await Promise.all([this.imagesOf(this.shownBy([guide, ...prerequisites.inlined], prerequisites.visible)), this.threadsOf([guide], prerequisites.inlined)]);
-    return this.templateOf(guide, prerequisites, images, threads);
+    const [images, threads, documents] = await Promise.all([
+      this.imagesOf(this.shownBy([guide, ...prerequisites.inlined], prerequisites.visible)),
+      this.threadsOf([guide], prerequisites.inlined),
+      this.documentsOf(guide.state.documentIds),
+    ]);
+    return this.templateOf(guide, prerequisites, images, threads, documents);
   }
 
   /**
@@ -113,11 +123,15 @@ export class GuideReader {
     const visibleOf = (g: Guide) => g.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []).filter((p) => p.isPublic);
     const inlinedIds = inlinePrerequisites ? [...new Set(guides.flatMap((g) => visibleOf(g).map((p) => p.guideid)))] : [];
     const inlined = new Map((inlinedIds.length ? await this.guides.findMany(inlinedIds) : []).map((g) => [g.id as number, g]));
-    const [images, threads] = await Promise.all([this.imagesOf(this.shownBy([...guides, ...inlined.values()], guides.flatMap(visibleOf))), this.threadsOf(guides, [...inlined.values()])]);
+    const [images, threads, documents] = await Promise.all([
+      this.imagesOf(this.shownBy([...guides, ...inlined.values()], guides.flatMap(visibleOf))),
+      this.threadsOf(guides, [...inlined.values()]),
+      this.documentsOf(guides.flatMap((g) => g.state.documentIds)),
+    ]);
     const out = new Map<GuideId, BodyTemplate>();
     for (const guide of guides) {
       const visible = visibleOf(guide);
-      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, images, threads));
+      out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, images, threads, documents));
     }
     return out;
   }
@@ -166,8 +180,14 @@ export class GuideReader {
   }
 
   /** The anonymous body with placeholders for users: nothing in it depends on the (empty) authors. */
-  private templateOf(guide: Guide, { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] }, images: ReadonlyMap<number, ImageObject>, threads: GuideThreads): BodyTemplate {
-    const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map(), images };
+  private templateOf(
+    guide: Guide,
+    { visible, inlined }: { visible: GuideSummaryView[]; inlined: Guide[] },
+    images: ReadonlyMap<number, ImageObject>,
+    threads: GuideThreads,
+    documents: ReadonlyMap<number, DocumentLink>,
+  ): BodyTemplate {
+    const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors: new Map(), images, documents };
     return templateOf(presentGuide(guide, ctx, { prerequisites: visible, inlined, viewer: { canEdit: false, favorited: false, completed: false }, comments: { threads } }));
   }
 
@@ -175,13 +195,20 @@ export class GuideReader {
    * The authors in one lookup and, for bodies that embed author objects (UserSummary), their
    * standing in one batch alongside it. Summaries show only `userid` and `username`.
    */
-  private async context(authorIds: number[], options: { standings?: boolean; images?: readonly number[] } = {}): Promise<PresentationContext> {
+  private async context(authorIds: number[], options: { standings?: boolean; images?: readonly number[]; documents?: readonly number[] } = {}): Promise<PresentationContext> {
     const ids = [...new Set(authorIds)];
-    const [authors, images] = await Promise.all([
+    const [authors, images, documents] = await Promise.all([
       ids.length ? this.users.of(ids, { standings: !!options.standings }) : new Map<number, UserSummary>(),
       this.imagesOf(options.images ?? []),
+      this.documentsOf(options.documents ?? []),
     ]);
-    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, images };
+    return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, images, documents };
+  }
+
+  /** The links of these documents, in one lookup (none for no id: guides without documents cost nothing). */
+  private async documentsOf(ids: readonly number[]): Promise<ReadonlyMap<number, DocumentLink>> {
+    const unique = [...new Set(ids)];
+    return unique.length && this.documents ? this.documents.links(unique) : new Map();
   }
 
   /** The images these guides (and their steps) and these summaries show. */

@@ -1,7 +1,7 @@
 import { commentBody, type GuideThreads, type PublishedComment } from '@rc/community-contracts';
-import { GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
+import { contributorShares, GUIDE_FLAGS, timeRequiredText, type Guide, type GuideItem, type GuideSummaryView, type Step, type StepMedia } from '@rc/guides-domain';
 import { unknownUserSummary, type UserSummary } from '@rc/identity-contracts';
-import { imageOrNull, type ImageObject } from '@rc/media-contracts';
+import { imageOrNull, type DocumentLink, type ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
 import { toUnixSeconds } from '@rc/shared-kernel';
 
@@ -14,6 +14,8 @@ export interface PresentationContext {
   readonly authors: Map<number, UserSummary>;
   /** The Image objects of the images shown (looked up in one batch beforehand), by id: an id missing here is not shown. */
   readonly images: ReadonlyMap<number, ImageObject>;
+  /** The links of the documents shown (looked up beforehand), by id: an id missing here is not shown. */
+  readonly documents?: ReadonlyMap<number, DocumentLink>;
 }
 
 /** The image ids a guide shows: its own and its steps'. */
@@ -38,6 +40,20 @@ export function authorName(id: number, ctx: PresentationContext): string {
 }
 
 const seconds = (date: Date | null): number => (date ? toUnixSeconds(date) : 0);
+
+/**
+ * `contributors` (as wiki pages' `authors`, reference §3.10): each editor of the guide as a
+ * UserSummary with `percent` (their share of the revisions, rounded), `profile_url` and
+ * `avatar_url`; the creator first.
+ */
+export function presentContributors(guide: Guide, ctx: PresentationContext) {
+  return contributorShares(guide.statistics.contributors).map((c) => contributorBody(presentAuthor(c.userId, ctx), c.percent));
+}
+
+/** One entry of `contributors`: the user's summary with their share. */
+export function contributorBody(summary: UserSummary, percent: number) {
+  return { ...summary, percent, profile_url: summary.url, avatar_url: null };
+}
 
 /** GuideSummary (reference §3.4): list items. */
 export function presentSummary(g: GuideSummaryView, ctx: PresentationContext) {
@@ -176,7 +192,7 @@ export function presentGuide(
     parts: s.parts.map((item) => presentItem(item, ctx.baseUrl)),
     tools: s.tools.map((item) => presentItem(item, ctx.baseUrl)),
     prerequisites: extra.prerequisites.map((p) => presentPrerequisite(p, ctx)),
-    documents: [],
+    documents: s.documentIds.flatMap((id) => ctx.documents?.get(id) ?? []),
     flags,
     author: presentAuthor(s.authorId, ctx),
     revisionid: s.revisionid,
@@ -194,10 +210,15 @@ export function presentGuide(
     favorited: extra.viewer.favorited,
     completed: extra.viewer.completed,
     comments: presentComments(comments.threads?.guides.get(s.id), ctx),
-    featured_documentid: null,
+    featured_documentid: s.featuredDocumentId,
     featured_document_embed_url: '',
     featured_document_thumbnail_url: '',
     intro_video_url: null,
     intro_video: null,
+    contributors: presentContributors(guide, ctx),
+    favorites_count: guide.statistics.favorites,
+    completions_count: guide.statistics.completions,
+    // Last: served bodies refresh it in place (see withViews).
+    views: guide.statistics.views,
   };
 }

@@ -4,6 +4,7 @@ import { onPrimary } from '@rc/shared-infra-mikro-orm';
 import {
   AddStep,
   CategoryDirectory,
+  GuideDocuments,
   GuideImages,
   ChangeGuideAccess,
   GuideHistory,
@@ -44,6 +45,7 @@ import {
   MikroOrmGuideTagUses,
   MikroOrmGuideTags,
   MikroOrmGuideTranslationRepository,
+  MikroOrmGuideViewTally,
 } from '@rc/guides-infra-mikro-orm';
 import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
@@ -60,6 +62,7 @@ import { GuideBodyBuilder } from './guide-body-builder.js';
 import { UserPartsCache } from './user-parts.js';
 import { GuideVersionLookup, GuideVersionWatch } from './guide-version-source.js';
 import { GuideVersions } from './guide-versions.js';
+import { GuideViewCounter, GuideViewFlushing } from './guide-views.js';
 import type { WikiRenderer } from './guide.presenter.js';
 import { GuidesController } from './guides.controller.js';
 import { GuideHistoryController } from './guide-history.controller.js';
@@ -84,6 +87,10 @@ export interface GuidesSettings {
   readonly guideCacheMaxAgeSeconds: number;
   /** How cached guide bodies stay coherent with the database across instances (see GuideVersions). */
   readonly guideCacheCoherence: 'notify' | 'lookup';
+  /** Seconds between the writes of the views counted in memory (each instance counts its own). */
+  readonly viewFlushSeconds: number;
+  /** How long a kept guide body shows its view count before a newer stored one replaces it. */
+  readonly viewRefreshSeconds: number;
 }
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
@@ -115,11 +122,23 @@ export class GuidesApiModule implements OnModuleInit {
         {
           provide: WRITE_DEPS,
           // GuideImages: bound by the application to the media context's published images.
-          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory],
-          useFactory: (guides: GuideRepository, categories: CategoryDirectory, images: GuideImages, outbox: GuideEventOutbox, events: IntegrationEvents, clock: Clock, uow: UnitOfWork, teams: TeamDirectory): GuideWriteDeps => ({
+          // GuideDocuments: bound by the application to the media context's published documents.
+          inject: [GuideRepository, CategoryDirectory, GuideImages, GuideEventOutbox, IntegrationEvents, Clock, UnitOfWork, TeamDirectory, { token: GuideDocuments, optional: true }],
+          useFactory: (
+            guides: GuideRepository,
+            categories: CategoryDirectory,
+            images: GuideImages,
+            outbox: GuideEventOutbox,
+            events: IntegrationEvents,
+            clock: Clock,
+            uow: UnitOfWork,
+            teams: TeamDirectory,
+            documents: GuideDocuments | undefined,
+          ): GuideWriteDeps => ({
             guides,
             categories,
             images,
+            documents,
             outbox,
             events,
             clock,
@@ -144,15 +163,17 @@ export class GuidesApiModule implements OnModuleInit {
         factory(TagGuide, (g: GuideRepository, t: GuideTags, c: Clock) => new TagGuide(g, t, c), [GuideRepository, GuideTags, Clock]),
         factory(
           GuideReader,
-          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined, t: ReadGuideTranslation) =>
-            new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null, t),
-          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }, ReadGuideTranslation],
+          (v: ViewGuide, g: GuideRepository, q: GuideQueries, u: UserSummaries, i: GuideImages, d: GuideDiscussions | undefined, docs: GuideDocuments | undefined, t: ReadGuideTranslation) =>
+            new GuideReader(v, g, q, u, settings.renderer, settings, i, d ?? null, docs ?? null, t),
+          [ViewGuide, GuideRepository, GuideQueries, UserSummaries, GuideImages, { token: GuideDiscussions, optional: true }, { token: GuideDocuments, optional: true }, ReadGuideTranslation],
         ),
         factory(
           CommunityGuides,
           (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
           [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
+        factory(GuideViewCounter, (orm: MikroORM) => new GuideViewCounter(new MikroOrmGuideViewTally(em(orm))), [MikroORM]),
+        factory(GuideViewFlushing, (c: GuideViewCounter, logger: Logger) => new GuideViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'guides'), [GuideViewCounter, LOGGER]),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),
         factory(GuideVersions, (l: GuideVersionLookup) => new GuideVersions(l, { coherence: settings.guideCacheCoherence }), [GuideVersionLookup]),
         factory(
@@ -168,7 +189,7 @@ export class GuidesApiModule implements OnModuleInit {
         ),
         factory(
           PublicGuideBodies,
-          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, logger: Logger, orm: MikroORM) => {
+          (r: GuideReader, v: GuideVersions, store: PgGuideBodyStore, logger: Logger, orm: MikroORM, views: GuideViewCounter) => {
             const cache = new GuideBodyCache({ maxBytes: settings.guideCacheMb * 1024 * 1024, maxAgeMs: settings.guideCacheMaxAgeSeconds * 1000 });
             // On the primary even for a request reading a replica: the bodies and user parts kept are
             // shared by every client, and kept coherent with the primary's announcements.
@@ -182,12 +203,12 @@ export class GuidesApiModule implements OnModuleInit {
               users.clear();
               cache.unpinAll();
             };
-            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext);
+            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewsRefreshMs: settings.viewRefreshSeconds * 1000 });
           },
-          [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM],
+          [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM, GuideViewCounter],
         ),
       ],
-      exports: [TranslateGuide, TranslateStep, CommunityGuides, GuideReader, PublicGuideBodies, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [TranslateGuide, TranslateStep, CommunityGuides, GuideReader, PublicGuideBodies, GuideViewFlushing, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 

@@ -7,6 +7,7 @@ import {
   DeleteGuide,
   EditGuide,
   EditStep,
+  GUIDE_SORTS,
   GuideNotFoundError,
   GuidePrivateError,
   GuideQueries,
@@ -21,9 +22,10 @@ import {
   TagGuide,
   ViewGuide,
   type GuideId,
+  type GuideSort,
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
-import { parseId, parseLangid, parsePage } from '@rc/shared-kernel';
+import { InvalidParameterError, parseId, parseLangid, parsePage } from '@rc/shared-kernel';
 import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, list, optionalId, order, representsRevision, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
@@ -46,6 +48,22 @@ function stepIdOf(raw: string): number {
   const id = parseId(raw);
   if (id === null) throw new StepNotFoundError();
   return id;
+}
+
+/**
+ * `order` of `GET /guides`: the original's ASC (default) or DESC by guide id, or one of this
+ * service's orders by counts (GUIDE_SORTS), case-insensitive.
+ */
+function listOrder(query: Query): { order: 'ASC' | 'DESC'; sort?: GuideSort } {
+  const raw = query['order'];
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const sort = typeof value === 'string' ? GUIDE_SORTS.find((s) => s === value.toLowerCase()) : undefined;
+  if (sort) return { order: 'ASC', sort };
+  try {
+    return { order: order(query) };
+  } catch {
+    throw new InvalidParameterError(`Parameter 'order' must be ASC, DESC, ${GUIDE_SORTS.join(', ')}`);
+  }
 }
 
 const STEP_REVISION = { name: 'revisionid', required: true, description: "The step's current revision id; a stale one is a 409 whose body is the current step" };
@@ -77,8 +95,13 @@ export class GuidesController {
   ) {}
 
   @Get()
-  @Endpoint({ summary: 'List public guides', description: 'With `guideids` (first 50), only those, in that order; otherwise `filter` (types, comma-separated), `order`, `modifiedSince`, `limit`, `offset`.', errors: [400] })
-  @ApiQuery({ name: 'guideids', required: false }) @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
+  @Endpoint({
+    summary: 'List public guides',
+    description:
+      'With `guideids` (first 50), only those, in that order; otherwise `filter` (types, comma-separated), `order`, `modifiedSince`, `limit`, `offset`. `order`: ASC (default) or DESC by guide id, or (extensions of this service) `popular` (views + 20 × favourites + 10 × completions), `views`, `favorites` (most first) or `newest` (most recently published first); ties: the higher guide id first.',
+    errors: [400],
+  })
+  @ApiQuery({ name: 'guideids', required: false }) @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC', ...GUIDE_SORTS] })
   @ApiQuery({ name: 'modifiedSince', required: false }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
   @ApiQuery(INCLUDE_DELETED_QUERY) @ApiExtraModels(GuideSummaryResponseDto, GuideChangesResponseDto)
   @ApiOkResponse({ description: 'Guide summaries (reference §3.4); `{guides, deleted}` with `modifiedSince` and `includeDeleted`', schema: { oneOf: [{ type: 'array', items: { $ref: getSchemaPath(GuideSummaryResponseDto) } }, { $ref: getSchemaPath(GuideChangesResponseDto) }] } })
@@ -90,7 +113,7 @@ export class GuidesController {
     }
     const page = parsePage(query);
     const deleted = await removedGuidesIfAsked(this.queries, query, timestamp(query, 'modifiedSince'), page);
-    const guides = await this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), order: order(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
+    const guides = await this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), ...listOrder(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
     return deleted ? { guides, deleted } : guides;
   }
 
@@ -119,12 +142,20 @@ export class GuidesController {
     const langid = parseLangid(query['langid']);
     // Anonymous JSON reads of the current revision in the guide's own language: cached, with an
     // ETag (see PublicGuideBodies). Reads in a language are built each time: no cached body is of one.
+    // A read of the current version (a 200 or a 304) of a GET is a view; a past revision or a HEAD is not.
+    const viewed = () => {
+      if (req.method === 'GET') this.bodies.viewed(guideId);
+    };
     if (viewer === null && revisionid === undefined && langid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
       const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
-      if (body) return body;
+      if (body) {
+        viewed();
+        return body;
+      }
     }
     const guide = await this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments, langid });
     representsRevision(res, guide.revisionid, Math.max(guide.modified_date ?? 0, guide.prereq_modified_date ?? 0) || null);
+    if (revisionid === undefined) viewed();
     return guide;
   }
 

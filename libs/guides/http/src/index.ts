@@ -13,3 +13,4 @@ export * from './dto/guide.response.dto.js';
 export * from './dto/guide-changes.response.dto.js';
 export * from './guide-team-bodies.js';
 export * from './guide-diff.js';
+export * from './guide-views.js';

@@ -3,9 +3,10 @@ import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { newestRevisionNamed, NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
+import type { ViewCounter } from '@rc/shared-kernel';
 import { jsonOf, notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
-import { fillTemplate, usersIn, type BodyTemplate } from './guide-body-template.js';
+import { fillTemplate, usersIn, viewsIn, withViews, type BodyTemplate } from './guide-body-template.js';
 import type { GuideBodyStore } from './guide-body-store.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
@@ -16,6 +17,14 @@ const acceptsGzip = (req: IncomingMessage) => !!req.headers['accept-encoding'] &
 
 export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
 
+export interface PublicGuideBodiesOptions {
+  /** Counts the views of guides (see ViewCounter); no counting without it. */
+  readonly views?: ViewCounter;
+  /** How long a kept body shows its view count before a newer stored one replaces it. */
+  readonly viewsRefreshMs?: number;
+  readonly now?: () => number;
+}
+
 /**
  * `GET /guides/{id}` for anonymous readers of public guides: the guide's current version (remembered,
  * or one cheap lookup), then the serialized body built from that version: from memory, else from the
@@ -23,6 +32,11 @@ export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `
  * strong ETag (the revision and a hash of the bytes), `Last-Modified` and `Cache-Control: public,
  * no-cache`, so a gateway may keep them and revalidate; a matching `If-None-Match` (or, without one,
  * an `If-Modified-Since` no earlier than `Last-Modified`) is a 304 without building anything.
+ *
+ * Views are not part of a guide's version (they change all the time): a body shows the count
+ * stored when it was made, and a kept body's count is set anew (bytes and ETag with it) once this
+ * instance has learned a higher stored count (from its own flushes, which return every instance's
+ * totals, or from a lookup) and the shown one is `viewsRefreshMs` old.
  */
 export class PublicGuideBodies {
   /** Requests the fast path handed on after finding their guide not public (one lookup per request). */
@@ -39,7 +53,24 @@ export class PublicGuideBodies {
     private readonly logger: Pick<Logger, 'warn'>,
     /** Runs ORM work in a context of its own (the fast path runs ahead of the request middleware that makes one). */
     private readonly inContext: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+    private readonly options: PublicGuideBodiesOptions = {},
   ) {}
+
+  /** A view of the guide (a 200 or a 304 of its current version): counted in memory, written in batches. */
+  viewed(guideId: number): void {
+    this.options.views?.record(guideId);
+  }
+
+  /** The kept body of this version, if any, with its view count brought up to date (see the class). */
+  cached(guideId: number, inlinePrerequisites: boolean, version: string): CachedBody | null {
+    const key = guideBodyKey(guideId, inlinePrerequisites);
+    const entry = this.cache.get(key, version);
+    if (!entry) return null;
+    const known = this.options.views?.known(guideId);
+    const now = (this.options.now ?? Date.now)();
+    if (known === undefined || entry.views === null || known <= entry.views || now - entry.viewsAt < (this.options.viewsRefreshMs ?? 30_000)) return entry;
+    return this.cache.refreshViews(key, entry, known);
+  }
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
   async read(guideId: GuideId, inlinePrerequisites: boolean, req: IncomingMessage, res: ServerResponse): Promise<object | null> {
@@ -59,6 +90,7 @@ export class PublicGuideBodies {
    */
   async current(guideId: number, inlinePrerequisites: boolean): Promise<{ entry: CachedBody; json: string | null } | null> {
     const { version, row } = await this.versions.version(guideId, () => this.store.current(guideId, inlinePrerequisites));
+    if (row?.views !== undefined && row.views !== null) this.options.views?.learn(guideId, row.views);
     return version === null ? null : this.body(guideId, inlinePrerequisites, version, row?.body);
   }
 
@@ -68,7 +100,7 @@ export class PublicGuideBodies {
    */
   private async body(guideId: number, inlinePrerequisites: boolean, version: string, stored?: BodyTemplate | null): Promise<{ entry: CachedBody; json: string | null }> {
     const key = guideBodyKey(guideId, inlinePrerequisites);
-    const entry = this.cache.get(key, version);
+    const entry = this.cached(guideId, inlinePrerequisites, version);
     if (entry) return { entry, json: null };
     const making = `${key}@${version}`;
     let made = this.making.get(making);
@@ -83,7 +115,10 @@ export class PublicGuideBodies {
     const mark = this.versions.sequence;
     const template = await this.template(guideId, inline, version, stored);
     const users = usersIn(template);
-    const json = fillTemplate(template, await this.users.parts(users));
+    const filled = fillTemplate(template, await this.users.parts(users));
+    // The template shows the count of when it was built: the stored count learned since, if higher.
+    const known = this.options.views?.known(guideId);
+    const json = known !== undefined && known > (viewsIn(filled) ?? known) ? withViews(filled, known) : filled;
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
     return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
   }

@@ -70,7 +70,7 @@ describe('guide version announcements (NOTIFY)', () => {
     await insert(4);
     await insert(5, [4]);
     const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [5, true, 'format']);
-    expect(rows).toEqual([{ version: '50.0.40.0m0', prerequisites: [4], marker: null, template: null }]);
+    expect(rows).toEqual([{ version: '50.0.40.0m0c0.0', prerequisites: [4], marker: null, template: null, views: '0' }]);
     expect((await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [99, true, 'format'])).rows).toEqual([]);
   });
 

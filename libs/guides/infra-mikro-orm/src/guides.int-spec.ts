@@ -12,12 +12,13 @@ import {
 } from '@rc/guides-domain';
 import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
-import { SystemClock } from '@rc/shared-kernel';
+import { SystemClock, ViewCounter } from '@rc/shared-kernel';
 import { guidesMigrations } from './migrations/index.js';
 import { guidesSchemas, guidesTables } from './schemas/guides.schemas.js';
 import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.repository.js';
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox, MikroOrmGuideMarks } from './repositories/mikro-orm-guide-activity.js';
 import { MikroOrmGuideQueries } from './repositories/mikro-orm-guide-queries.js';
+import { MikroOrmGuideViewTally } from './repositories/guide-view-tally.js';
 
 /** No teams: these tests share guides with users only. */
 const NO_TEAMS = { teamIdsOf: async () => [], exists: async () => false } as unknown as GuideWriteDeps['teams'];
@@ -136,5 +137,25 @@ describe('guides persistence (PostgreSQL)', () => {
     await create({ public: true });
     const rows = await em.fork().execute<{ type: string }[]>('SELECT type FROM guide_events_outbox');
     expect(rows.map((r) => r.type)).toEqual(['GuidePublished']);
+  });
+
+  it('keeps the counts: marks by trigger, views added by flushes (any instance, any order), read with the guide in its one statement', async () => {
+    const guide = await create({ public: true });
+    const marks = new MikroOrmGuideMarks(em);
+    await inContext(() => marks.add('favorite', 8, guide.id, new Date()));
+    await inContext(() => marks.add('favorite', 9, guide.id, new Date()));
+    await inContext(() => marks.add('completion', 8, guide.id, new Date()));
+    await inContext(() => marks.remove('favorite', 9, guide.id));
+    const tally = new MikroOrmGuideViewTally(em);
+    const here = new ViewCounter(tally);
+    const there = new ViewCounter(tally);
+    here.record(guide.id, 3);
+    there.record(guide.id, 4);
+    here.record(999_999); // no such guide: skipped
+    await Promise.all([here.flush(), there.flush()]);
+    expect(Math.max(here.known(guide.id)!, there.known(guide.id)!)).toBe(7);
+    expect(here.known(999_999)).toBeUndefined();
+    const read = (await inContext(() => new MikroOrmGuideRepository(em).findById(guide.id)))!;
+    expect(read.statistics).toEqual({ views: 7, favorites: 1, completions: 1, contributors: [{ userId: author.userId, revisions: 1, firstRevisionid: guide.state.revisionid }] });
   });
 });

@@ -9,3 +9,4 @@ export * from './repositories/pg-guide-images-in-content.js';
 export * from './repositories/guide-discussion.js';
 export * from './repositories/mikro-orm-guide-tag-uses.js';
 export * from './repositories/mikro-orm-guide-translation.repository.js';
+export * from './repositories/guide-view-tally.js';

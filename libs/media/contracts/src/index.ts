@@ -39,6 +39,25 @@ export abstract class MediaImages {
 }
 
 /**
+ * A document as content lists it (a guide's `documents`, reference §3.5's minimal form): its id,
+ * title, site-relative page and file URL.
+ */
+export interface DocumentLink {
+  readonly documentid: number;
+  readonly text: string;
+  readonly url: string;
+  readonly download_url: string;
+}
+
+/** The media context's documents as content lists them (the media HTTP module provides it). */
+export abstract class MediaDocuments {
+  /** The links of these ids, by id, in one query; ids of no document (or of a deleted one) are left out. */
+  abstract links(ids: readonly number[]): Promise<Map<number, DocumentLink>>;
+  /** Which of these ids the writer may attach to content: documents of their own (any live one for an Admin). */
+  abstract usableBy(writer: ImageWriter, ids: readonly number[]): Promise<Set<number>>;
+}
+
+/**
  * One size of an image as a file, its bytes streamed from the media store (never whole in memory).
  */
 export interface ImageFile {

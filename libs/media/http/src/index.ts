@@ -5,3 +5,4 @@ export * from './image-files.controller.js';
 export * from './media-images.js';
 export * from './media-files.controller.js';
 export * from './stored-file.js';
+export * from './media-documents.js';

@@ -42,7 +42,7 @@ import {
   SharpImageProcessor,
   type MediaConfig,
 } from '@rc/media-infra-mikro-orm';
-import { MediaImageFiles, MediaImages, type ImagesInContent } from '@rc/media-contracts';
+import { MediaDocuments, MediaImageFiles, MediaImages, type ImagesInContent } from '@rc/media-contracts';
 import { factory, LOGGER } from '@rc/shared-http';
 import { Clock, JobQueue, UnitOfWork, type JobHandler } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
@@ -51,6 +51,7 @@ import { ImageFilesController } from './image-files.controller.js';
 import { MediaFilesController } from './media-files.controller.js';
 import { MediaController, type MediaHttpSettings } from './media.controller.js';
 import { MediaImageFilesForContent, MediaImagesForContent } from './media-images.js';
+import { MediaDocumentsForContent } from './media-documents.js';
 
 /**
  * The content of the other contexts that shows images (guides, pages, avatars), each answering
@@ -143,6 +144,7 @@ export class MediaApiModule {
         })),
         factory(MediaImages, (deps: MediaDeps) => new MediaImagesForContent(new ImagesForContent(deps), http), [MEDIA_DEPS]),
         factory(MediaImageFiles, (deps: MediaDeps) => new MediaImageFilesForContent(new ImagesForContent(deps), deps.store), [MEDIA_DEPS]),
+        factory(MediaDocuments, (deps: MediaDeps) => new MediaDocumentsForContent(deps.media, http, http.publicBaseUrl), [MEDIA_DEPS]),
         factory(AddEmbed, (deps: MediaDeps) => new AddEmbed({ ...deps, oembed: new KnownProvidersOEmbedResolver() }), [MEDIA_DEPS]),
         factory(
           MediaJobHandlers,
@@ -156,7 +158,7 @@ export class MediaApiModule {
         ),
         factory(CommunityImages, (repo: MediaRepository) => new ImagesForCommunity(repo), [MediaRepository]),
       ],
-      exports: [MediaJobHandlers, MediaStore, CommunityImages, MediaImages, MediaImageFiles],
+      exports: [MediaJobHandlers, MediaStore, CommunityImages, MediaImages, MediaImageFiles, MediaDocuments],
     };
   }
 }

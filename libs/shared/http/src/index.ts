@@ -27,3 +27,4 @@ export * from './markup/html-sanitizer.js';
 export * from './markup/wiki-renderer.js';
 export * from './text-diff.js';
 export * from './change-note.js';
+export * from './view-flushing.js';

@@ -7,3 +7,4 @@ export * from './job-queue.js';
 export * from './change-summary.js';
 export * from './integration-events.js';
 export * from './language.js';
+export * from './view-counter.js';

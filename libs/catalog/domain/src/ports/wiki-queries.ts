@@ -66,6 +66,8 @@ export abstract class WikiQueries {
    * the first revision) first, then by number of revisions, most first, then by first revision.
    */
   abstract contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]>;
+  /** How many times the page was viewed, as stored (views are added in batches: see ViewCounter). */
+  abstract views(id: number): Promise<number>;
   /**
    * The maintenance schedules of a page or, when it has none, of its closest live ancestor that has
    * some; null when none of them has any.

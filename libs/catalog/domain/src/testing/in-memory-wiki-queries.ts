@@ -69,6 +69,13 @@ export class InMemoryWikiQueries extends WikiQueries {
     return this.wikis.liveStates().filter((s) => ids.includes(s.id)).map(summaryOf);
   }
 
+  /** Stored view counts, by page id (a test sets them). */
+  readonly viewCounts = new Map<number, number>();
+
+  async views(id: number): Promise<number> {
+    return this.viewCounts.get(id) ?? 0;
+  }
+
   async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
     const byEditor = new Map<number, { userId: number; revisions: number; firstRevisionid: number }>();
     for (const { state, editorId } of this.wikis.revisionsWithEditors(id)) {

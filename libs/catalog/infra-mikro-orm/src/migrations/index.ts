@@ -6,6 +6,7 @@ import { CatalogRelated } from './20261123130000-catalog-related.js';
 import { CatalogLookups } from './20261123140100-catalog-lookups.js';
 import { CatalogDetails } from './20261126140000-catalog-details.js';
 import { CatalogChangeSummaries } from './20261126140100-catalog-change-summaries.js';
+import { WikiStats } from './20261128100100-wiki-stats.js';
 import { WikiTranslations } from './20261128150100-wiki-translations.js';
 import { WikiTombstones } from './20261128160100-wiki-tombstones.js';
 
@@ -17,6 +18,7 @@ export const catalogMigrations: MigrationObject[] = [
   { name: '20261123140100-catalog-lookups', class: CatalogLookups },
   { name: '20261126140000-catalog-details', class: CatalogDetails },
   { name: '20261126140100-catalog-change-summaries', class: CatalogChangeSummaries },
+  { name: '20261128100100-wiki-stats', class: WikiStats },
   { name: '20261128150100-wiki-translations', class: WikiTranslations },
   { name: '20261128160100-wiki-tombstones', class: WikiTombstones },
 ];

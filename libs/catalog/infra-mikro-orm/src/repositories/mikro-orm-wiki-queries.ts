@@ -136,6 +136,11 @@ export class MikroOrmWikiQueries extends WikiQueries {
     return rows.map(view);
   }
 
+  async views(id: number): Promise<number> {
+    const [row] = await this.em.execute<{ views: string }[]>('SELECT views::text AS views FROM wiki_page_stats WHERE wiki_id = ?', [id]);
+    return row ? Number(row.views) : 0;
+  }
+
   async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
     const rows = await this.em.execute<{ editor_id: number; revisions: number; first_revisionid: number }[]>(
       `SELECT editor_id, count(*)::int AS revisions, min(revisionid) AS first_revisionid

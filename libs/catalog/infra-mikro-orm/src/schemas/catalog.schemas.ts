@@ -199,5 +199,20 @@ export const WikiTombstoneSchema = new EntitySchema<WikiTombstoneRow>({
   },
 });
 
-export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema, WikiTranslationSchema, WikiTranslationRevisionSchema, WikiTombstoneSchema];
-export const catalogTables = ['wiki_tombstones', 'wiki_translation_revisions', 'wiki_translations', 'wiki_tags', 'wiki_revisions', 'wiki_pages'];
+/** A page's view count (added in batches by the API's view counters); no row: never viewed. */
+export interface WikiPageStatsRow {
+  wikiId: number;
+  views: string;
+}
+
+export const WikiPageStatsSchema = new EntitySchema<WikiPageStatsRow>({
+  name: 'WikiPageStatsRow',
+  tableName: 'wiki_page_stats',
+  properties: {
+    wikiId: { type: 'integer', primary: true, autoincrement: false, fieldName: 'wiki_id' },
+    views: { type: 'bigint', defaultRaw: '0' },
+  },
+});
+
+export const catalogSchemas = [WikiPageSchema, WikiRevisionSchema, WikiTagSchema, WikiTranslationSchema, WikiTranslationRevisionSchema, WikiTombstoneSchema, WikiPageStatsSchema];
+export const catalogTables = ['wiki_page_stats', 'wiki_tombstones', 'wiki_translation_revisions', 'wiki_translations', 'wiki_tags', 'wiki_revisions', 'wiki_pages'];

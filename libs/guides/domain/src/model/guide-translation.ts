@@ -217,7 +217,7 @@ export class GuideTranslation {
       modifiedAt: t.modifiedAt > s.modifiedAt ? t.modifiedAt : s.modifiedAt,
     };
     // Its languages keep the source's own (the state now names the translation's).
-    return Guide.restore(state, guide.steps.map((step) => this.stepIn(step.toState())), guide.access, guide.availableLangids);
+    return Guide.restore(state, guide.steps.map((step) => this.stepIn(step.toState())), guide.access, guide.statistics, guide.availableLangids);
   }
 
   /** A source step as this language shows it. */

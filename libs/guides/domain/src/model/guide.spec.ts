@@ -34,6 +34,28 @@ const stepState = (id: number, orderby: number, text = `Step ${id}`): StepState 
 });
 const lines = (text: string) => [{ text, bullet: 'black', level: 0 }];
 
+describe('document and intro-video fields', () => {
+  const editor = { userId: 1, isAdmin: false };
+  const make = (input: Record<string, unknown>) => Guide.create(9 as GuideId, editor, { category: 'Phone', type: 'repair', ...input }, new Date('2026-01-01T00:00:00Z'));
+
+  it('keeps documents (each once, in order), the featured document and the intro video; null clears', () => {
+    const guide = make({ documents: [3, 2, 3], featured_documentid: 2, objectid: 8 });
+    expect([guide.state.documentIds, guide.state.featuredDocumentId, guide.state.introObjectId]).toEqual([[3, 2], 2, 8]);
+    guide.edit(editor, { documents: null, featured_documentid: null, objectid: null }, new Date('2026-01-02T00:00:00Z'));
+    expect([guide.state.documentIds, guide.state.featuredDocumentId, guide.state.introObjectId]).toEqual([[], null, null]);
+  });
+
+  it('refuses what is not a list of ids or an id, one violation per field', () => {
+    try {
+      make({ documents: [1, 'x'], featured_documentid: 0, objectid: 'v' });
+      throw new Error('accepted');
+    } catch (error) {
+      expect((error as InvalidGuideError).violations.map((v) => v.field)).toEqual(['documents', 'featured_documentid', 'objectid']);
+    }
+    expect(() => make({ documents: Array.from({ length: 101 }, (_, i) => i + 1) })).toThrow(InvalidGuideError);
+  });
+});
+
 describe('Guide.create', () => {
   it('makes a private guide with defaults, owned by its author', () => {
     const guide = create();
@@ -57,6 +79,9 @@ describe('Guide.create', () => {
       tools: [],
       prerequisites: [],
       flags: [],
+      documentIds: [],
+      featuredDocumentId: null,
+      introObjectId: null,
       isPublic: false,
       locale: 'en',
       createdAt: T0,

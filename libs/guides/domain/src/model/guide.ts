@@ -14,6 +14,7 @@ import {
   type Difficulty,
   type GuideType,
 } from './guide-vocabulary.js';
+import { NO_STATISTICS, withRevision, type GuideStatistics } from './guide-statistics.js';
 import { Step, type StepInput, type StepState } from './step.js';
 
 export type GuideId = Brand<number, 'GuideId'>;
@@ -57,7 +58,11 @@ export function readChangeSummary(value: unknown): string | null {
 const REVERTED_FIELDS = [
   'title', 'category', 'subject', 'type', 'difficulty', 'summary', 'introduction', 'conclusion',
   'timeRequiredMin', 'timeRequiredMax', 'imageId', 'parts', 'tools', 'prerequisites', 'flags',
+  'documentIds', 'featuredDocumentId', 'introObjectId',
 ] as const;
+
+/** At most this many documents per guide. */
+export const MAX_DOCUMENTS = 100;
 
 export interface GuideState {
   readonly id: GuideId;
@@ -80,6 +85,12 @@ export interface GuideState {
   readonly tools: readonly GuideItem[];
   readonly prerequisites: readonly number[];
   readonly flags: readonly string[];
+  /** Media documents attached (ids, in the order given). */
+  readonly documentIds: readonly number[];
+  /** The featured document (a media document id), or null. */
+  readonly featuredDocumentId: number | null;
+  /** The intro video (`objectid`: a video of the writer's media library), or null. */
+  readonly introObjectId: number | null;
   readonly isPublic: boolean;
   readonly locale: string;
   readonly createdAt: Date;
@@ -108,6 +119,11 @@ export interface GuideInput {
   readonly tools?: unknown;
   readonly public?: unknown;
   readonly langid?: unknown;
+  /** Media document ids (a full replacement). */
+  readonly documents?: unknown;
+  readonly featured_documentid?: unknown;
+  /** The intro video's object id; null clears it. */
+  readonly objectid?: unknown;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -127,16 +143,27 @@ export class Guide {
   private editors: GuideAccess;
   /** The languages the guide is translated into (its own, `state.locale`, aside): not part of any revision. */
   readonly languages: readonly string[];
+  private stats: GuideStatistics;
 
-  private constructor(state: GuideState, steps: Step[], access: GuideAccess, languages: readonly string[] = []) {
+  private constructor(state: GuideState, steps: Step[], access: GuideAccess, statistics: GuideStatistics, languages: readonly string[]) {
     this.state = { ...state };
     this.steps = steps;
     this.editors = { userIds: [...access.userIds], teamIds: [...access.teamIds] };
+    this.stats = statistics;
     this.languages = languages;
   }
 
-  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS, languages: readonly string[] = []): Guide {
-    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access, languages);
+  /**
+   * `statistics`: what was read with the guide besides its content (contributors and counts);
+   * `languages`: the languages it is translated into.
+   */
+  static restore(state: GuideState, steps: readonly StepState[], access: GuideAccess = NO_ACCESS, statistics: GuideStatistics = NO_STATISTICS, languages: readonly string[] = []): Guide {
+    return new Guide(state, [...steps].sort((a, b) => a.orderby - b.orderby).map((s) => Step.restore(s)), access, statistics, languages);
+  }
+
+  /** Its contributors and counts as read (a stored revision counts its contributors up to it). */
+  get statistics(): GuideStatistics {
+    return this.stats;
   }
 
   /** Every language the guide exists in: its own and its translations', in alphabetical order. */
@@ -178,6 +205,9 @@ export class Guide {
         tools: fields.tools ?? [],
         prerequisites: fields.prerequisites ?? [],
         flags: fields.flags ?? [],
+        documentIds: fields.documentIds ?? [],
+        featuredDocumentId: fields.featuredDocumentId ?? null,
+        introObjectId: fields.introObjectId ?? null,
         isPublic: fields.isPublic ?? false,
         locale: typeof input.langid === 'string' && /^[a-z]{2}$/.test(input.langid) ? input.langid : 'en',
         createdAt: now,
@@ -187,6 +217,7 @@ export class Guide {
       },
       [],
       NO_ACCESS,
+      NO_STATISTICS,
     );
     guide.changedFields = true;
     return guide;
@@ -409,6 +440,7 @@ export class Guide {
 
   /** The state after the repository stored it under new revision ids. */
   markStored(revisionid: number): void {
+    this.stats = { ...this.stats, contributors: withRevision(this.stats.contributors, this.editedBy, revisionid) };
     Object.assign(this.state, { revisionid });
     this.changeSummary = null;
     this.changedFields = false;
@@ -501,6 +533,18 @@ function readFields(input: GuideInput, violations: Violation[], editor: Editor, 
     if (input.image === null) out.imageId = null;
     else if (!isId(input.image)) violations.push({ field: 'image', message: 'image must be an image id or null' });
     else out.imageId = input.image as number;
+  }
+  if (input.documents !== undefined) {
+    const ids = input.documents === null ? [] : input.documents;
+    if (!Array.isArray(ids) || ids.length > MAX_DOCUMENTS || !ids.every(isId)) {
+      violations.push({ field: 'documents', message: `documents must be a list of at most ${MAX_DOCUMENTS} document ids` });
+    } else out.documentIds = [...new Set(ids as number[])];
+  }
+  for (const [field, key] of [['featured_documentid', 'featuredDocumentId'], ['objectid', 'introObjectId']] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value !== null && !isId(value)) violations.push({ field, message: `${field} must be an id or null` });
+    else out[key] = value as number | null;
   }
   if (input.public !== undefined) {
     if (typeof input.public !== 'boolean') violations.push({ field: 'public', message: 'public must be true or false' });

@@ -21,10 +21,20 @@ export interface GuideSummaryView {
   readonly imageId: number | null;
 }
 
+/**
+ * The orders of `GET /guides?order=` besides the original's ASC and DESC (by guide id): most
+ * popular first (views, favourites and completions together: see `guide_stats.popularity`), most
+ * viewed, most favourited, newest (most recently created). Ties: the newer guide first.
+ */
+export const GUIDE_SORTS = ['popular', 'views', 'favorites', 'newest'] as const;
+export type GuideSort = (typeof GUIDE_SORTS)[number];
+
 export interface GuideListFilter {
   /** Only these types (unknown types match nothing). */
   readonly types?: readonly string[];
   readonly order: 'ASC' | 'DESC';
+  /** Ordered by this instead of by id (`order` then does not apply). */
+  readonly sort?: GuideSort;
   /** Only guides modified at or after this time. */
   readonly modifiedSince?: Date;
   /** Only guides carrying this flag. */

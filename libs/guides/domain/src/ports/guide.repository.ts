@@ -1,9 +1,12 @@
 import type { Guide, GuideId, GuideState } from '../model/guide.js';
+import type { GuideContributor } from '../model/guide-statistics.js';
 import type { StepState } from '../model/step.js';
 
 export interface GuideSnapshot {
   readonly state: GuideState;
   readonly steps: readonly StepState[];
+  /** The contributors up to this revision (when the repository read them with it). */
+  readonly contributors?: readonly GuideContributor[];
 }
 
 /** One stored revision of a guide, as its history lists it. */
@@ -17,7 +20,7 @@ export interface GuideRevisionEntry {
 
 export abstract class GuideRepository {
   abstract nextId(): Promise<GuideId>;
-  /** The guide as it is now (deleted ones too: callers decide), without locking. */
+  /** The guide as it is now (deleted ones too: callers decide), without locking, with its statistics (contributors and counts). */
   abstract findById(id: GuideId): Promise<Guide | null>;
   /**
    * The guide, locked until the surrounding unit of work ends: writes to one guide are

@@ -22,6 +22,7 @@ import { ChangeGuideAccess, GuideHistory, ViewGuideAccess } from '../use-cases/g
 import { InMemoryTeamDirectory } from './in-memory-team-directory.js';
 import { InMemoryCategoryDirectory } from './in-memory-category-directory.js';
 import { InMemoryGuideImages } from './in-memory-guide-images.js';
+import { InMemoryGuideDocuments } from './in-memory-guide-documents.js';
 import { InMemoryGuideMarks } from './in-memory-guide-marks.js';
 import { InMemoryGuideTags } from './in-memory-guide-tags.js';
 import { InMemoryGuideRepository } from './in-memory-guide.repository.js';
@@ -67,8 +68,12 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
   const images = new InMemoryGuideImages();
   images.add(author.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
   images.add(other.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+  // Documents 1 to 9 are the author's, 10 to 19 the other user's.
+  const documents = new InMemoryGuideDocuments();
+  documents.add(author.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+  documents.add(other.userId, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
   const events = new RecordingIntegrationEvents();
-  const deps: GuideWriteDeps = { guides, categories, images, outbox, events, clock, uow, teams };
+  const deps: GuideWriteDeps = { guides, categories, images, documents, outbox, events, clock, uow, teams };
   const viewGuide = new ViewGuide(guides, teams);
   const translations = new InMemoryGuideTranslationRepository(guides);
 
@@ -78,6 +83,7 @@ export function guidesTestBed(options: GuidesTestBedOptions = {}) {
     guides,
     categories,
     images,
+    documents,
     marks,
     tags,
     outbox,

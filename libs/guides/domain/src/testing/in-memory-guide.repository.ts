@@ -1,4 +1,5 @@
 import { Guide, NO_ACCESS, type GuideAccess, type GuideId, type GuideItem, type GuideState } from '../model/guide.js';
+import { NO_STATISTICS, type GuideContributor, type GuideStatistics } from '../model/guide-statistics.js';
 import type { Line, StepMedia, StepState } from '../model/step.js';
 import { GuideRepository, type GuideRevisionEntry, type GuideSnapshot } from '../ports/guide.repository.js';
 
@@ -16,6 +17,7 @@ export class InMemoryGuideRepository extends GuideRepository {
   private readonly history = new Map<number, GuideRevisionEntry[]>();
   private readonly access = new Map<number, GuideAccess>();
   private readonly languages = new Map<number, string[]>();
+  private readonly counts = new Map<number, Partial<Omit<GuideStatistics, 'contributors'>>>();
   private lastGuideId = 0;
   private lastStepId = 0;
   private lastRevisionid = 0;
@@ -72,7 +74,23 @@ export class InMemoryGuideRepository extends GuideRepository {
 
   async snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null> {
     const snapshot = this.snapshots.get(key(id, revisionid));
-    return snapshot ? { state: copyGuideState(snapshot.state), steps: snapshot.steps.map(copyStepState) } : null;
+    return snapshot ? { state: copyGuideState(snapshot.state), steps: snapshot.steps.map(copyStepState), contributors: this.contributors(id, revisionid) } : null;
+  }
+
+  /** Sets the counts read with a guide (views, favourites, completions), as the database keeps them. */
+  setCounts(id: number, counts: Partial<Omit<GuideStatistics, 'contributors'>>): void {
+    this.counts.set(id, { ...(this.counts.get(id) ?? {}), ...counts });
+  }
+
+  /** The editors of the revisions up to `upTo`, as the database counts them. */
+  private contributors(id: number, upTo = Number.MAX_SAFE_INTEGER): GuideContributor[] {
+    const byEditor = new Map<number, GuideContributor>();
+    for (const entry of [...(this.history.get(id) ?? [])].reverse()) {
+      if (entry.revisionid > upTo) continue;
+      const known = byEditor.get(entry.editorId);
+      byEditor.set(entry.editorId, known ? { ...known, revisions: known.revisions + 1 } : { userId: entry.editorId, revisions: 1, firstRevisionid: entry.revisionid });
+    }
+    return [...byEditor.values()];
   }
 
   async missing(ids: readonly number[]): Promise<number[]> {
@@ -139,7 +157,8 @@ export class InMemoryGuideRepository extends GuideRepository {
   private load(id: number): Guide | null {
     const state = this.guides.get(id);
     if (!state) return null;
-    return Guide.restore(copyGuideState(state), (this.steps.get(id) ?? []).map(copyStepState), this.access.get(id) ?? NO_ACCESS, [...(this.languages.get(id) ?? [])]);
+    const statistics = { ...NO_STATISTICS, ...this.counts.get(id), contributors: this.contributors(id) };
+    return Guide.restore(copyGuideState(state), (this.steps.get(id) ?? []).map(copyStepState), this.access.get(id) ?? NO_ACCESS, statistics, [...(this.languages.get(id) ?? [])]);
   }
 }
 
@@ -158,6 +177,7 @@ function copyGuideState(state: GuideState): GuideState {
     tools: state.tools.map(copyItem),
     prerequisites: [...state.prerequisites],
     flags: [...state.flags],
+    documentIds: [...state.documentIds],
     createdAt: new Date(state.createdAt),
     modifiedAt: new Date(state.modifiedAt),
     publishedAt: copyDate(state.publishedAt),

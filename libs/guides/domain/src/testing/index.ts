@@ -7,3 +7,4 @@ export * from './guides-test-bed.js';
 export * from './in-memory-guide-images.js';
 export * from './in-memory-team-directory.js';
 export * from './in-memory-guide-translation.repository.js';
+export * from './in-memory-guide-documents.js';

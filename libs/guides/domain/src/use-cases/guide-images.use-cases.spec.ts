@@ -52,3 +52,28 @@ describe('images a guide shows', () => {
     expect(await violationsOf(bed.editStep.execute({ editor: author, guideId: guide.id, stepId: step.id, revisionid: step.revisionid, step: { media: { type: 'image', data: [2, 11] } } }))).toEqual(['media.data[1]']);
   });
 });
+
+// The test bed's documents 1-9 are the author's, 10-19 another user's; 500 is no document.
+describe('documents a guide attaches', () => {
+  it("keeps the writer's own documents and featured document with the revision", async () => {
+    const bed = guidesTestBed();
+    const guide = await bed.createGuideUseCase.execute({ editor: author, fields: { ...DEFAULT_GUIDE_FIELDS, documents: [3, 1], featured_documentid: 1, objectid: 44 } });
+    expect((await bed.stored(guide.id)).state).toMatchObject({ documentIds: [3, 1], featuredDocumentId: 1, introObjectId: 44 });
+  });
+
+  it("refuses another user's document or an unknown id, naming each, and writes nothing", async () => {
+    const bed = guidesTestBed();
+    expect(await violationsOf(bed.createGuideUseCase.execute({ editor: author, fields: { ...DEFAULT_GUIDE_FIELDS, documents: [1, 12, 500] } }))).toEqual(['documents[1]', 'documents[2]']);
+    expect(await violationsOf(bed.createGuideUseCase.execute({ editor: author, fields: { ...DEFAULT_GUIDE_FIELDS, featured_documentid: 12 } }))).toEqual(['featured_documentid']);
+    expect(bed.guides.all()).toEqual([]);
+  });
+
+  it("lets an Admin attach anyone's document, and the author keep it once attached", async () => {
+    const bed = guidesTestBed();
+    const guide = await bed.createGuideUseCase.execute({ editor: author, fields: { ...DEFAULT_GUIDE_FIELDS, documents: [3] } });
+    const byAdmin = await bed.editGuide.execute({ editor: admin, guideId: guide.id, revisionid: guide.state.revisionid, fields: { documents: [3, 12] } });
+    const kept = await bed.editGuide.execute({ editor: author, guideId: guide.id, revisionid: byAdmin.state.revisionid, fields: { documents: [12, 3], featured_documentid: 12 } });
+    expect([kept.state.documentIds, kept.state.featuredDocumentId]).toEqual([[12, 3], 12]);
+    expect(await violationsOf(bed.editGuide.execute({ editor: author, guideId: guide.id, revisionid: kept.state.revisionid, fields: { documents: [12, 3, 13] } }))).toEqual(['documents[2]']);
+  });
+});

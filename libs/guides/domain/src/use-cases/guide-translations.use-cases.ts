@@ -106,7 +106,7 @@ export class TranslateStep {
 
 /** The guide with `langid` among its languages (a translation just started). */
 function withLanguage(guide: Guide, langid: string): Guide {
-  return guide.languages.includes(langid) ? guide : Guide.restore(guide.state, guide.steps.map((s) => s.toState()), guide.access, [...guide.languages, langid]);
+  return guide.languages.includes(langid) ? guide : Guide.restore(guide.state, guide.steps.map((s) => s.toState()), guide.access, guide.statistics, [...guide.languages, langid]);
 }
 
 /**

@@ -4,6 +4,7 @@ import { Guide, readChangeSummary, type Editor, type GuideId, type GuideInput } 
 import type { StepInput } from '../model/step.js';
 import type { CategoryDirectory } from '../ports/category-directory.js';
 import type { GuideImages } from '../ports/guide-images.js';
+import type { GuideDocuments } from '../ports/guide-documents.js';
 import type { GuideEventOutbox, GuideMarks, GuideTags } from '../ports/guide-activity.js';
 import type { GuideRepository } from '../ports/guide.repository.js';
 import type { TeamDirectory } from '../ports/team-directory.js';
@@ -13,6 +14,8 @@ export interface GuideWriteDeps {
   readonly guides: GuideRepository;
   readonly categories: CategoryDirectory;
   readonly images: GuideImages;
+  /** The media documents guides attach; without it, document ids are not checked (unit tests that do not need them). */
+  readonly documents?: GuideDocuments;
   readonly outbox: GuideEventOutbox;
   /** What the outside world (webhooks) hears of guide changes. */
   readonly events: IntegrationEvents;
@@ -56,6 +59,26 @@ async function checkImages(deps: GuideWriteDeps, editor: Editor, uses: readonly 
     .map((u) => ({ field: u.field, message: `${u.field}: ${u.id} is not an image of yours or one shown by content you may view` }));
   if (violations.length) throw new InvalidGuideError(violations);
 }
+
+/**
+ * The documents a write newly attaches (`documents`, `featured_documentid`) must be the editor's
+ * own (any for an Admin): otherwise a 422 naming each. Ids the guide already had are not asked
+ * about again.
+ */
+async function checkDocuments(deps: GuideWriteDeps, editor: Editor, input: GuideInput, already: readonly number[]): Promise<void> {
+  if (!deps.documents) return;
+  const uses = [
+    ...(Array.isArray(input.documents) ? input.documents.flatMap((id, i) => (isId(id) ? [{ field: `documents[${i}]`, id: id as number }] : [])) : []),
+    ...(isId(input.featured_documentid) ? [{ field: 'featured_documentid', id: input.featured_documentid as number }] : []),
+  ].filter((u) => !already.includes(u.id));
+  if (!uses.length) return;
+  const usable = await deps.documents.usableBy({ userId: editor.userId, isAdmin: editor.isAdmin }, [...new Set(uses.map((u) => u.id))]);
+  const violations: Violation[] = uses.filter((u) => !usable.has(u.id)).map((u) => ({ field: u.field, message: `${u.field}: ${u.id} is not a document of yours` }));
+  if (violations.length) throw new InvalidGuideError(violations);
+}
+
+/** The documents a guide attaches now (its list and its featured one). */
+const attached = (guide: Guide): number[] => [...guide.state.documentIds, ...(guide.state.featuredDocumentId === null ? [] : [guide.state.featuredDocumentId])];
 
 /** The image a guide input names (`image`), when it names one. */
 const guideImageUses = (input: GuideInput) => (isId(input.image) ? [{ field: 'image', id: input.image as number }] : []);
@@ -124,6 +147,7 @@ export class CreateGuide {
       const guide = Guide.create(id, input.editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, id, input.fields);
       await checkImages(this.deps, input.editor, guideImageUses(input.fields), []);
+      await checkDocuments(this.deps, input.editor, input.fields, []);
       await saveWithEvents(this.deps, guide, false, input, 'created');
       return guide;
     });
@@ -139,9 +163,11 @@ export class EditGuide {
       const { guide, editor } = await loadForWrite(this.deps, input.guideId, input.editor, input.revisionid);
       const wasPublic = guide.state.isPublic;
       const shown = guide.state.imageId;
+      const documents = attached(guide);
       guide.edit(editor, input.fields, this.deps.clock.now());
       await checkReferences(this.deps, guide.id, input.fields);
       await checkImages(this.deps, editor, guideImageUses(input.fields), shown === null ? [] : [shown]);
+      await checkDocuments(this.deps, editor, input.fields, documents);
       await saveWithEvents(this.deps, guide, wasPublic, input);
       return guide;
     });

@@ -19,8 +19,9 @@ export class ViewGuide {
     const guide = await this.current(input.guideId, input.viewer);
     if (input.revisionid === undefined || input.revisionid === guide.state.revisionid) return guide;
     const snapshot = await this.revision(guide, input.revisionid);
-    // Who may edit is not part of a revision: the guide's lists apply to its past revisions too.
-    return Guide.restore(snapshot.state, snapshot.steps, guide.access, guide.languages);
+    // Who may edit is not part of a revision: the guide's lists apply to its past revisions too,
+    // and so do its counts and languages; its contributors are those up to the revision shown.
+    return Guide.restore(snapshot.state, snapshot.steps, guide.access, { ...guide.statistics, contributors: snapshot.contributors ?? guide.statistics.contributors }, guide.languages);
   }
 
   /** The live guide, if the viewer may see it. */

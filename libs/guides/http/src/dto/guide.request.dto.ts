@@ -68,25 +68,14 @@ export class GuideWriteDto {
   // whose example body is a plain edit.
   @ApiHideProperty() @Allow() source_revisionid?: number;
   @SummaryOfChange() summary_of_change?: string;
-  // The original's document and intro-video fields: checked and accepted, not kept (this service
-  // attaches no documents or intro videos to guides yet, so `documents` reads back [] and
-  // `featured_documentid` and `intro_video` null). They are the only fields checked here.
-  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 100, description: 'Document ids: accepted and not kept (`documents` reads back [])', example: [] })
-  @ValidateIf((_o, v) => v !== undefined)
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsInt({ each: true })
-  @Min(1, { each: true })
+  @ApiPropertyOptional({ type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 100, description: 'Media document ids, your own (any for an Admin): a full replacement, kept with the revision', example: [] })
+  @Allow()
   documents?: number[];
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: 'A document id: accepted and not kept (reads back null)', example: null })
-  @ValidateIf((_o, v) => v !== undefined && v !== null)
-  @IsInt()
-  @Min(1)
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: 'The featured document: a media document id of yours, or null', example: null })
+  @Allow()
   featured_documentid?: number | null;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: "The intro video's object id (null clears it): accepted and not kept (`intro_video` reads back null)", example: null })
-  @ValidateIf((_o, v) => v !== undefined && v !== null)
-  @IsInt()
-  @Min(1)
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true, description: "The intro video's object id (null clears it): kept with the revision (bodies show no intro video yet: `intro_video` reads back null)", example: null })
+  @Allow()
   objectid?: number | null;
 }
 

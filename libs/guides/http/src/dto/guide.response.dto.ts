@@ -83,6 +83,21 @@ export class GuideItemResponseDto {
   @ApiProperty() featured!: boolean;
 }
 
+/** An entry of a guide's `contributors` (the shape of a wiki page's `authors`, reference §3.10). */
+export class GuideContributorResponseDto extends UserSummaryResponseDto {
+  @ApiProperty({ description: "Share of the guide's revisions, in percent (rounded)", example: 100 }) percent!: number;
+  @ApiProperty({ format: 'uri', description: 'The url again' }) profile_url!: string;
+  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null (avatars are in `image`)' }) avatar_url!: null;
+}
+
+/** A document of a guide: the original's minimal form (reference §3.5). */
+export class GuideDocumentResponseDto {
+  @ApiProperty({ example: 12 }) documentid!: number;
+  @ApiProperty({ description: "The document's title", example: 'Service manual' }) text!: string;
+  @ApiProperty({ description: "The document's page, site-relative", example: '/Document/Xy12AbCd/Service%20manual.pdf' }) url!: string;
+  @ApiProperty({ format: 'uri', description: 'The PDF file' }) download_url!: string;
+}
+
 export class GuideFlagResponseDto {
   @ApiProperty() title!: string;
   @ApiProperty() flagid!: string;
@@ -109,7 +124,7 @@ export class GuideResponseDto {
   @ApiProperty({ type: [GuideItemResponseDto] }) parts!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) tools!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideSummaryResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuideSummaryResponseDto[];
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [], description: 'Always empty: this service keeps no documents (the field is kept for compatibility)' }) documents!: never[];
+  @ApiProperty({ type: [GuideDocumentResponseDto], description: 'The media documents attached, in the order written (deleted ones left out)' }) documents!: GuideDocumentResponseDto[];
   @ApiProperty({ type: [GuideFlagResponseDto] }) flags!: GuideFlagResponseDto[];
   @ApiProperty({ type: UserSummaryResponseDto }) author!: UserSummaryResponseDto;
   @ApiProperty() revisionid!: number;
@@ -127,9 +142,15 @@ export class GuideResponseDto {
   @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
   @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
   @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: 'The guide-level comments (reference §3.12): threads oldest first, replies newest first' }) comments!: object[];
-  @ApiProperty({ nullable: true, type: Number }) featured_documentid!: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'The featured document id, as written' }) featured_documentid!: number | null;
   @ApiProperty() featured_document_embed_url!: string;
   @ApiProperty() featured_document_thumbnail_url!: string;
   @ApiProperty({ nullable: true, type: String }) intro_video_url!: string | null;
   @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null: this service keeps no intro videos (the field is kept for compatibility)' }) intro_video!: null;
+  // Extensions of this service (not in the original API).
+  @ApiProperty({ type: [GuideContributorResponseDto], description: "Everyone who saved a revision of the guide (up to the revision shown), with their share of the revisions; the creator first (as a wiki page's `authors`)" })
+  contributors!: GuideContributorResponseDto[];
+  @ApiProperty({ description: 'How many users favourited the guide', example: 3 }) favorites_count!: number;
+  @ApiProperty({ description: 'How many users marked the guide completed', example: 5 }) completions_count!: number;
+  @ApiProperty({ description: 'How many times the guide was read (200s and 304s of its current version): counted in memory and written every few seconds, so a read shows the total of a little while ago', example: 120 }) views!: number;
 }

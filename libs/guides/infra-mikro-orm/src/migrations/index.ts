@@ -11,6 +11,8 @@ import { GuidesBrowse } from './20261126110000-guides-browse.js';
 import { GuidesMedia } from './20261127180000-guides-media.js';
 import { GuideHistoryAccess } from './20261126140000-guide-history-access.js';
 import { GuideDiscussion } from './20261127120000-guide-discussion.js';
+import { GuideStats } from './20261128100000-guide-stats.js';
+import { GuideDocuments } from './20261128100200-guide-documents.js';
 import { GuideTranslations } from './20261128150000-guide-translations.js';
 import { GuideTombstones } from './20261128160000-guide-tombstones.js';
 
@@ -27,6 +29,8 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261126140000-guide-history-access', class: GuideHistoryAccess },
   { name: '20261127120000-guide-discussion', class: GuideDiscussion },
   { name: '20261127180000-guides-media', class: GuidesMedia },
+  { name: '20261128100000-guide-stats', class: GuideStats },
+  { name: '20261128100200-guide-documents', class: GuideDocuments },
   { name: '20261128150000-guide-translations', class: GuideTranslations },
   { name: '20261128160000-guide-tombstones', class: GuideTombstones },
 ];

@@ -3,20 +3,23 @@
  * id and the highest of its prerequisites' (every save takes a new id from one increasing sequence,
  * so any change to the guide or a prerequisite changes it), then the same of their discussion
  * stamps (comments on the guide or its steps, see GUIDE_DISCUSSION_CHANGED_SQL), then their media
- * stamps (bumped when the files of an image they show change: see GuidesMedia), then the languages
- * of its translations when it has some (its body lists them in `available_langids`).
+ * stamps (bumped when the files of an image they show change: see GuidesMedia), then the guide's
+ * favourite and completion counts (bodies show them; views are not part of it: see
+ * PublicGuideBodies), then the languages of its translations when it has some (its body lists them
+ * in `available_langids`).
  */
 const VERSION_OF_G = `g.revisionid || '.' || g.discussion_seq || '.' ||
-  (SELECT coalesce(max(p.revisionid), 0) || '.' || coalesce(max(p.discussion_seq), 0) || 'm' || (g.media_stamp + coalesce(sum(p.media_stamp), 0)) FROM guides p WHERE p.id = ANY (g.prerequisites))
+  (SELECT coalesce(max(p.revisionid), 0) || '.' || coalesce(max(p.discussion_seq), 0) || 'm' || (g.media_stamp + coalesce(sum(p.media_stamp), 0)) FROM guides p WHERE p.id = ANY (g.prerequisites)) ||
+  coalesce((SELECT 'c' || st.favorites_count || '.' || st.completions_count FROM guide_stats st WHERE st.guide_id = g.id), '')
   || CASE WHEN cardinality(g.langids) = 0 THEN '' ELSE 'l' || array_to_string(g.langids, '') END`;
 
 /**
  * A public guide's version and the prerequisite ids it covers, in one indexed lookup, with the
  * guide's stored body when it was built for that version: `$1` guide id, `$2` inline, `$3` format.
  * No row: not public, deleted or unknown; `marker` and `template` are null when no current body is
- * stored. For a plain `pg` client to prepare.
+ * stored; `views` is the guide's stored view count (text). For a plain `pg` client to prepare.
  */
-export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisites, b.marker, b.template FROM guides g
+export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisites, b.marker, b.template, (SELECT st.views::text FROM guide_stats st WHERE st.guide_id = g.id) AS views FROM guides g
   CROSS JOIN LATERAL (SELECT ${VERSION_OF_G} AS version) v
   LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $2 AND b.format = $3 AND b.version = v.version
   WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideQueries, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView, type GuideTombstoneView } from '@rc/guides-domain';
+import { GuideQueries, type GuideSort, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView, type GuideTombstoneView } from '@rc/guides-domain';
 import { prefixTsQuery, RankingCache, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
@@ -55,6 +55,16 @@ const TRANSLATED_SUMMARY_COLUMNS = `g.id, t.langid AS locale, t.revisionid, grea
   coalesce(t.subject, g.subject) AS subject, coalesce(t.title, g.title) AS title, coalesce(t.summary, g.summary) AS summary, g.difficulty,
   g.time_required_max, g.is_public, g.author_id, g.flags, g.image_id,
   (SELECT max(p.modified_at) FROM guides p WHERE p.id = ANY(g.prerequisites) AND p.is_public AND p.deleted_at IS NULL) AS prereq_modified_at`;
+/**
+ * Each order's rows and key (each has an index of its own, the guide id after the key): the counts
+ * of `guide_stats`, or the guides' publication (`guides_newest_idx`).
+ */
+const SORTS: Record<GuideSort, { from: string; key: string }> = {
+  popular: { from: 'guide_stats s JOIN guides g ON g.id = s.guide_id', key: 's.popularity' },
+  views: { from: 'guide_stats s JOIN guides g ON g.id = s.guide_id', key: 's.views' },
+  favorites: { from: 'guide_stats s JOIN guides g ON g.id = s.guide_id', key: 's.favorites_count' },
+  newest: { from: 'guides g', key: 'g.published_at' },
+};
 /** Not a guide meant only as a prerequisite: public lists leave those out (the predicate of `guides_browse_idx`). */
 const NOT_PREREQ_ONLY = `NOT ('GUIDE_PREREQ_ONLY' = ANY(g.flags))`;
 /** What other people's lists of a user show: public guides, not those meant only as prerequisites. */
@@ -100,11 +110,28 @@ export class MikroOrmGuideQueries extends GuideQueries {
       where.push('g.category = ?');
       params.push(filter.category);
     }
+    if (filter.sort) return this.sorted(filter.sort, where, params, page);
     // The page's ids first (an index scan that skips `offset` ids, no per-row work), then their rows.
     const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
     const rows = await this.em.execute<SummaryRow[]>(
       `WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE ${where.join(' AND ')} ORDER BY g.id ${direction} LIMIT ? OFFSET ?)
        SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id ORDER BY g.id ${direction}`,
+      [...params, page.limit, page.offset],
+    );
+    return rows.map(view);
+  }
+
+  /**
+   * A page in one of the orders of GUIDE_SORTS: the order's index is walked and each guide checked
+   * against the list's conditions until the page is full, so a page costs its offset and size, not
+   * the number of guides.
+   */
+  private async sorted(sort: GuideSort, where: string[], params: unknown[], page: Page): Promise<GuideSummaryView[]> {
+    const { from, key } = SORTS[sort];
+    const rows = await this.em.execute<SummaryRow[]>(
+      `WITH page AS MATERIALIZED (SELECT g.id, ${key} AS k FROM ${from}
+          WHERE ${where.join(' AND ')} ORDER BY ${key} DESC NULLS LAST, g.id DESC LIMIT ? OFFSET ?)
+       SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id ORDER BY page.k DESC NULLS LAST, page.id DESC`,
       [...params, page.limit, page.offset],
     );
     return rows.map(view);

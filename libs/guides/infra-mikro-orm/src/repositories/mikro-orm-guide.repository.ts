@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Guide, GuideRepository, type GuideAccess, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type StepState } from '@rc/guides-domain';
+import { Guide, GuideRepository, type GuideAccess, type GuideContributor, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type GuideStatistics, type StepState } from '@rc/guides-domain';
 import { intArray } from './sql.js';
 import { stepsPlainText } from './steps-text.js';
 
 export const GUIDE_COLUMNS = `id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary,
   introduction, conclusion, time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags,
-  is_public, locale, created_at, modified_at, published_at, deleted_at, langids`;
+  document_ids, featured_documentid, intro_objectid, is_public, locale, created_at, modified_at, published_at, deleted_at, langids`;
 
 interface GuideSqlRow {
   id: number;
@@ -27,6 +27,9 @@ interface GuideSqlRow {
   tools: unknown;
   prerequisites: number[];
   flags: string[];
+  document_ids: number[];
+  featured_documentid: number | null;
+  intro_objectid: number | null;
   is_public: boolean;
   locale: string;
   created_at: Date | string;
@@ -34,6 +37,33 @@ interface GuideSqlRow {
   published_at: Date | string | null;
   deleted_at: Date | string | null;
   langids?: string[];
+}
+
+/**
+ * What is read with a guide of row `g` besides its content, in the same statement: its counts
+ * (`guide_stats`) and its contributors (the editors of its revisions, as `[userid, revisions,
+ * first revisionid]`).
+ */
+function statisticsColumns(g: string): string {
+  return `(SELECT json_build_array(st.views, st.favorites_count, st.completions_count) FROM guide_stats st WHERE st.guide_id = ${g}.id) AS counts,
+    (SELECT coalesce(json_agg(json_build_array(r.editor_id, r.n, r.first) ORDER BY r.first), '[]')
+       FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first FROM guide_revisions
+              WHERE guide_id = ${g}.id GROUP BY editor_id) r) AS contributors`;
+}
+
+interface StatisticsSqlRow {
+  /** `[views, favourites, completions]` (views is a bigint: text in JSON only above 2^53). */
+  counts: [number | string, number, number] | null;
+  contributors: [number, number, number][];
+}
+
+function contributorsOf(rows: readonly [number, number, number][]): GuideContributor[] {
+  return rows.map(([userId, revisions, firstRevisionid]) => ({ userId, revisions, firstRevisionid }));
+}
+
+export function statisticsOf(row: StatisticsSqlRow): GuideStatistics {
+  const [views, favorites, completions] = row.counts ?? [0, 0, 0];
+  return { views: Number(views), favorites, completions, contributors: contributorsOf(row.contributors) };
 }
 
 interface StepSqlRow {
@@ -70,6 +100,9 @@ export function guideStateOf(row: GuideSqlRow): GuideState {
     tools: row.tools as GuideState['tools'],
     prerequisites: row.prerequisites,
     flags: row.flags,
+    documentIds: row.document_ids,
+    featuredDocumentId: row.featured_documentid,
+    introObjectId: row.intro_objectid,
     isPublic: row.is_public,
     locale: row.locale,
     createdAt: date(row.created_at),
@@ -118,6 +151,9 @@ const WRITES: Partial<Record<keyof GuideState, ColumnWrite>> = {
   tools: { column: 'tools', sql: '?::jsonb', param: (s) => json(s.tools) },
   prerequisites: { column: 'prerequisites', sql: INT_ARRAY, param: (s) => json(s.prerequisites) },
   flags: { column: 'flags', sql: TEXT_ARRAY, param: (s) => json(s.flags) },
+  documentIds: { column: 'document_ids', sql: INT_ARRAY, param: (s) => json(s.documentIds) },
+  featuredDocumentId: { column: 'featured_documentid', sql: '?', param: (s) => s.featuredDocumentId },
+  introObjectId: { column: 'intro_objectid', sql: '?', param: (s) => s.introObjectId },
   isPublic: { column: 'is_public', sql: '?', param: (s) => s.isPublic },
   locale: { column: 'locale', sql: '?', param: (s) => s.locale },
   createdAt: { column: 'created_at', sql: '?', param: (s) => s.createdAt },
@@ -171,12 +207,12 @@ export class MikroOrmGuideRepository extends GuideRepository {
   async findMany(ids: readonly number[]): Promise<Guide[]> {
     if (!ids.length) return [];
     const array = intArray(ids);
-    const rows = await this.em.execute<GuideSqlRow[]>(`SELECT ${GUIDE_COLUMNS} FROM guides WHERE id = ANY(${array.sql})`, [array.param]);
+    const rows = await this.em.execute<(GuideSqlRow & StatisticsSqlRow)[]>(`SELECT ${GUIDE_COLUMNS}, ${statisticsColumns('guides')} FROM guides WHERE id = ANY(${array.sql})`, [array.param]);
     const steps = await this.em.execute<StepSqlRow[]>(`SELECT * FROM guide_steps WHERE guide_id = ANY(${array.sql}) ORDER BY guide_id, orderby`, [array.param]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row ? [Guide.restore(guideStateOf(row), steps.filter((s) => s.guide_id === id).map(stepStateOf), undefined, row.langids ?? [])] : [];
+      return row ? [Guide.restore(guideStateOf(row), steps.filter((s) => s.guide_id === id).map(stepStateOf), undefined, statisticsOf(row), row.langids ?? [])] : [];
     });
   }
 
@@ -255,16 +291,28 @@ export class MikroOrmGuideRepository extends GuideRepository {
   }
 
   async snapshot(id: GuideId, revisionid: number): Promise<GuideSnapshot | null> {
-    const [row] = await this.em.execute<{ snapshot: { state: Record<string, unknown>; steps: StepState[] } }[]>(
-      'SELECT snapshot FROM guide_revisions WHERE guide_id = ? AND revisionid = ?',
+    const [row] = await this.em.execute<({ snapshot: { state: Record<string, unknown>; steps: StepState[] } } & Pick<StatisticsSqlRow, 'contributors'>)[]>(
+      `SELECT snapshot, (SELECT coalesce(json_agg(json_build_array(r.editor_id, r.n, r.first) ORDER BY r.first), '[]')
+         FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first FROM guide_revisions
+                WHERE guide_id = rev.guide_id AND revisionid <= rev.revisionid GROUP BY editor_id) r) AS contributors
+         FROM guide_revisions rev WHERE guide_id = ? AND revisionid = ?`,
       [id, revisionid],
     );
     if (!row) return null;
     const state = row.snapshot.state;
+    const stored = state as unknown as Partial<GuideState> & GuideState;
     const dates = ['createdAt', 'modifiedAt', 'publishedAt', 'deletedAt'] as const;
     return {
-      state: { ...(state as unknown as GuideState), ...Object.fromEntries(dates.map((k) => [k, state[k] ? new Date(state[k] as string) : null])) },
+      state: {
+        ...stored,
+        // Revisions stored before the document fields existed had none.
+        documentIds: stored.documentIds ?? [],
+        featuredDocumentId: stored.featuredDocumentId ?? null,
+        introObjectId: stored.introObjectId ?? null,
+        ...Object.fromEntries(dates.map((k) => [k, state[k] ? new Date(state[k] as string) : null])),
+      },
       steps: row.snapshot.steps,
+      contributors: contributorsOf(row.contributors),
     };
   }
 
@@ -331,8 +379,8 @@ export class MikroOrmGuideRepository extends GuideRepository {
    * now that the lock is held.
    */
   private async load(id: GuideId, lock: 'FOR UPDATE' | ''): Promise<Guide | null> {
-    const [row] = await this.em.execute<(GuideSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null; collaborator_ids: number[]; team_ids: number[] })[]>(
-      `SELECT ${GUIDE_COLUMNS},
+    const [row] = await this.em.execute<(GuideSqlRow & StatisticsSqlRow & { steps: StepSqlRow[]; seen_revisionid: number | null; collaborator_ids: number[]; team_ids: number[] })[]>(
+      `SELECT ${GUIDE_COLUMNS}, ${statisticsColumns('guides')},
          (SELECT coalesce(json_agg(json_build_object('id', s.id, 'orderby', s.orderby, 'revisionid', s.revisionid, 'title', s.title, 'lines', s.lines, 'media', s.media)
             ORDER BY s.orderby), '[]') FROM guide_steps s WHERE s.guide_id = guides.id) AS steps,
          ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = guides.id ORDER BY c.user_id) AS collaborator_ids,
@@ -343,7 +391,7 @@ export class MikroOrmGuideRepository extends GuideRepository {
     );
     if (!row) return null;
     const steps = row.seen_revisionid === row.revisionid ? row.steps : await this.em.execute<StepSqlRow[]>('SELECT * FROM guide_steps WHERE guide_id = ? ORDER BY orderby', [id]);
-    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids }, row.langids ?? []);
+    const guide = Guide.restore(guideStateOf(row), steps.map(stepStateOf), { userIds: row.collaborator_ids, teamIds: row.team_ids }, statisticsOf(row), row.langids ?? []);
     this.stored.set(guide, storedOf(guide));
     return guide;
   }

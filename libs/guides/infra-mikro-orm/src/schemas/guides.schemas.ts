@@ -28,6 +28,9 @@ export interface GuideRow {
   tools: unknown;
   prerequisites: number[];
   flags: string[];
+  documentIds?: number[];
+  featuredDocumentid?: number | null;
+  introObjectid?: number | null;
   isPublic: boolean;
   locale: string;
   /** The languages of the guide's translations (see GuideTranslationRow). */
@@ -89,12 +92,24 @@ export const GUIDE_TOMBSTONE_TRIGGER_BODY =
   `update guide_tombstones set reason = 'deleted' where guide_id = new.id; ` +
   `end if; return null;`;
 
+/** Every new guide gets its row of counts (see GuideStatsRow). */
+export const GUIDE_STATS_ROW_TRIGGER_BODY = 'insert into guide_stats (guide_id) values (new.id) on conflict do nothing; return null;';
+
+/** Keeps `guide_stats.favorites_count` and `completions_count` equal to the marks (in the mark's transaction). */
+export const GUIDE_MARKS_COUNT_TRIGGER_BODY =
+  "if tg_op = 'INSERT' then update guide_stats set favorites_count = favorites_count + (new.kind = 'favorite')::int, completions_count = completions_count + (new.kind = 'completion')::int where guide_id = new.guide_id; " +
+  "else update guide_stats set favorites_count = favorites_count - (old.kind = 'favorite')::int, completions_count = completions_count - (old.kind = 'completion')::int where guide_id = old.guide_id; end if; return null;";
+
+/** Bodies show the favourite and completion counts (part of the version): a change is announced; views alone stay quiet. */
+export const GUIDE_STATS_VERSION_TRIGGER_BODY = notifyTriggerBody(GUIDE_VERSIONS_CHANNEL, 'guide_id', ['favorites_count', 'completions_count']);
+
 export const GuideRowSchema = new EntitySchema<GuideRow>({
   name: 'GuideRow',
   tableName: 'guides',
   triggers: [
     { name: 'guides_version_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: GUIDE_VERSION_TRIGGER_BODY },
     { name: 'guides_tombstone', timing: 'after', events: ['update', 'delete'], forEach: 'row', body: GUIDE_TOMBSTONE_TRIGGER_BODY },
+    { name: 'guides_stats_row', timing: 'after', events: ['insert'], forEach: 'row', body: GUIDE_STATS_ROW_TRIGGER_BODY },
   ],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
@@ -117,6 +132,9 @@ export const GuideRowSchema = new EntitySchema<GuideRow>({
     tools: { type: 'jsonb' },
     prerequisites: { type: 'integer[]' },
     flags: { type: 'text[]' },
+    documentIds: { type: 'integer[]', fieldName: 'document_ids', defaultRaw: "'{}'" },
+    featuredDocumentid: { type: 'integer', nullable: true, fieldName: 'featured_documentid' },
+    introObjectid: { type: 'integer', nullable: true, fieldName: 'intro_objectid' },
     isPublic: { type: 'boolean', fieldName: 'is_public' },
     locale: { type: 'string', length: 2 },
     langids: { type: 'string[]', columnType: 'varchar(2)[]', defaultRaw: `'{}'` },
@@ -220,11 +238,38 @@ export interface GuideMarkRow {
 export const GuideMarkRowSchema = new EntitySchema<GuideMarkRow>({
   name: 'GuideMarkRow',
   tableName: 'guide_marks',
+  triggers: [{ name: 'guide_marks_count', timing: 'after', events: ['insert', 'delete'], forEach: 'row', body: GUIDE_MARKS_COUNT_TRIGGER_BODY }],
   properties: {
     kind: { type: 'string', length: 12, primary: true },
     userId: { type: 'integer', primary: true, fieldName: 'user_id' },
     guideId: { type: 'integer', primary: true, fieldName: 'guide_id' },
     createdAt: { type: 'datetime', fieldName: 'created_at' },
+  },
+});
+
+/**
+ * A guide's counts, in a narrow row of their own: views (added in batches by the API's view
+ * counters), favourites and completions (kept by the marks' trigger), and the popularity the
+ * `popular` order uses (generated from them).
+ */
+export interface GuideStatsRow {
+  guideId: number;
+  views: string;
+  favoritesCount: number;
+  completionsCount: number;
+  popularity?: string;
+}
+
+export const GuideStatsRowSchema = new EntitySchema<GuideStatsRow>({
+  name: 'GuideStatsRow',
+  tableName: 'guide_stats',
+  triggers: [{ name: 'guide_stats_version_notify', timing: 'after', events: ['update'], forEach: 'row', body: GUIDE_STATS_VERSION_TRIGGER_BODY }],
+  properties: {
+    guideId: { type: 'integer', primary: true, autoincrement: false, fieldName: 'guide_id' },
+    views: { type: 'bigint', defaultRaw: '0' },
+    favoritesCount: { type: 'integer', fieldName: 'favorites_count', defaultRaw: '0' },
+    completionsCount: { type: 'integer', fieldName: 'completions_count', defaultRaw: '0' },
+    popularity: { type: 'bigint', generated: '(views + 20 * favorites_count + 10 * completions_count) stored', nullable: true },
   },
 });
 
@@ -400,6 +445,7 @@ export const guidesSchemas = [
   GuideCollaboratorRowSchema,
   GuideTeamRowSchema,
   GuideMarkRowSchema,
+  GuideStatsRowSchema,
   GuideTagRowSchema,
   GuideEventRowSchema,
   GuideBodyRowSchema,
@@ -407,4 +453,4 @@ export const guidesSchemas = [
   GuideTranslationRevisionRowSchema,
   GuideTombstoneRowSchema,
 ];
-export const guidesTables = ['guide_tombstones', 'guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
+export const guidesTables = ['guide_stats', 'guide_tombstones', 'guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];

@@ -45,6 +45,8 @@ export abstract class MediaRepository {
   abstract listEmbeds(ownerId: number, page: Page): Promise<Embed[]>;
 
   abstract findDocument(ref: MediaRef): Promise<MediaDocument | null>;
+  /** Documents of these ids, whatever their state, in one lookup (unknown ids are left out). */
+  abstract findDocuments(ids: readonly DocumentId[]): Promise<MediaDocument[]>;
   abstract saveDocument(document: MediaDocument): Promise<void>;
 
   /** Stores a new rotate job; `false` when the user already has one with this id. */

@@ -100,6 +100,12 @@ export class InMemoryMediaRepository extends MediaRepository {
     const found = [...this.documents.values()].find((d) => matches(ref, d.state));
     return found ? MediaDocument.restore(found.state) : null;
   }
+  async findDocuments(ids: readonly DocumentId[]): Promise<MediaDocument[]> {
+    return ids.flatMap((id) => {
+      const found = this.documents.get(id);
+      return found ? [MediaDocument.restore(found.state)] : [];
+    });
+  }
   async saveDocument(document: MediaDocument): Promise<void> {
     this.documents.set(document.id, MediaDocument.restore(document.state));
   }

@@ -301,20 +301,13 @@ export class MikroOrmMediaRepository extends MediaRepository {
   async findDocument(ref: MediaRef): Promise<MediaDocument | null> {
     const [where, param] = whereRef(ref);
     const [row] = await this.em.execute<DocumentRow[]>(`SELECT * FROM media_documents WHERE ${where}`, [param]);
-    return row
-      ? MediaDocument.restore({
-          id: row.id as DocumentId,
-          guid: row.guid,
-          ownerId: row.owner_id,
-          filename: row.filename,
-          title: row.title,
-          byteSize: toNumber(row.byte_size),
-          pages: row.pages,
-          thumbnailImageId: row.thumbnail_image_id as ImageId | null,
-          createdAt: toDate(row.created_at),
-          deletedAt: toDateOrNull(row.deleted_at),
-        })
-      : null;
+    return row ? documentOf(row) : null;
+  }
+
+  async findDocuments(ids: readonly DocumentId[]): Promise<MediaDocument[]> {
+    if (!ids.length) return [];
+    const rows = await this.em.execute<DocumentRow[]>('SELECT * FROM media_documents WHERE id IN (SELECT value::int FROM jsonb_array_elements_text(?::jsonb))', [JSON.stringify(ids)]);
+    return rows.map(documentOf);
   }
 
   async saveDocument(document: MediaDocument): Promise<void> {
@@ -440,6 +433,21 @@ const embedOf = (r: EmbedRow): Embed =>
     createdAt: toDate(r.created_at),
     deletedAt: toDateOrNull(r.deleted_at),
   });
+
+function documentOf(row: DocumentRow): MediaDocument {
+  return MediaDocument.restore({
+    id: row.id as DocumentId,
+    guid: row.guid,
+    ownerId: row.owner_id,
+    filename: row.filename,
+    title: row.title,
+    byteSize: toNumber(row.byte_size),
+    pages: row.pages,
+    thumbnailImageId: row.thumbnail_image_id as ImageId | null,
+    createdAt: toDate(row.created_at),
+    deletedAt: toDateOrNull(row.deleted_at),
+  });
+}
 
 interface DocumentRow {
   id: number;
