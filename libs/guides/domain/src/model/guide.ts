@@ -218,6 +218,7 @@ export class Guide {
       [],
       NO_ACCESS,
       NO_STATISTICS,
+      [],
     );
     guide.changedFields = true;
     return guide;

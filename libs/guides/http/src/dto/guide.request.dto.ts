@@ -1,5 +1,5 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, ArrayMaxSize, IsArray, IsInt, Min, ValidateIf } from 'class-validator';
+import { Allow } from 'class-validator';
 import { BULLETS, DIFFICULTIES, GUIDE_TYPES, MAX_ITEMS, MAX_LEVEL, MAX_LINES } from '@rc/guides-domain';
 import { SummaryOfChange } from '@rc/shared-http';
 
