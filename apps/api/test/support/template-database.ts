@@ -13,9 +13,12 @@ import { createTestDatabase, onTestServer, type TestDatabase } from '@rc/shared-
  * loaded") are the template's.
  */
 
-/** Settings that change nothing a first start writes: starts that differ only in these share a template. */
+/**
+ * Settings that change nothing a first start writes: starts that differ only in these share a
+ * template. (`EVENT_DELIVERY` is not one: a first start with it delivers the demo content's events.)
+ */
 const RUNTIME_ONLY =
-  /^(HOST|PORT|LOG_LEVEL|CORS_ORIGINS|IMPERSONATION|TRUST_PROXY|METRICS_TOKEN|SHUTDOWN_DELAY_SECONDS|TOKEN_TTL_DAYS|MAX_TOKENS_PER_USER|PUBLIC_REGISTRATION|ARCHIVE_CHECK_SECONDS|ARCHIVE_DIR|MEDIA_DIR|MEDIA_WORKER_CONCURRENCY|MEDIA_FFMPEG_PATH|MEDIA_UPLOAD_RATE_LIMIT|MEDIA_UPLOAD_RATE_WINDOW_SECONDS|WEBHOOK_[A-Z_]+|GUIDE_CACHE_[A-Z_]+|EVENT_DELIVERY)$/;
+  /^(HOST|PORT|LOG_LEVEL|CORS_ORIGINS|IMPERSONATION|TRUST_PROXY|METRICS_TOKEN|SHUTDOWN_DELAY_SECONDS|TOKEN_TTL_DAYS|MAX_TOKENS_PER_USER|PUBLIC_REGISTRATION|ARCHIVE_CHECK_SECONDS|ARCHIVE_DIR|MEDIA_DIR|MEDIA_WORKER_CONCURRENCY|MEDIA_FFMPEG_PATH|MEDIA_UPLOAD_RATE_LIMIT|MEDIA_UPLOAD_RATE_WINDOW_SECONDS|WEBHOOK_[A-Z_]+|GUIDE_CACHE_[A-Z_]+|VIEW_FLUSH_SECONDS|VIEW_REFRESH_SECONDS)$/;
 /** Settings a test of provisioning is about (what a first start creates and logs): such starts begin on an empty database. */
 const PROVISIONING = /^(DEMO_DATA|ADMIN_EMAIL|ADMIN_PASSWORD|APP_IDS|DATA_DIR|DATABASE_URL|MEDIA_STORE|MEDIA_S3_[A-Z_]+)$/;
 
