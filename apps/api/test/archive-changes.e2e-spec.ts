@@ -2,35 +2,15 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import yauzl from 'yauzl';
+import { readZip } from './support/zip.js';
 import { ArchiveBuilder, ArchivesController } from '@rc/archive-http';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
 
-/** Every file of a ZIP by name (yauzl reads the central directory: a truncated ZIP fails). */
-function readZip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('no zip'));
-      const files = new Map<string, Buffer>();
-      file.on('error', reject);
-      file.on('end', () => resolve(files));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            files.set(entry.fileName, Buffer.concat(chunks));
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
+/** Every file of a ZIP by name. */
+async function filesOf(zip: Buffer): Promise<Map<string, Buffer>> {
+  return new Map(await readZip(zip));
 }
 
 interface Download {
@@ -235,7 +215,7 @@ describe('incremental offline archives and deletions in the lists (GET /archives
 
     beforeAll(async () => {
       res = await download(`/archives/omanual?since=${since}`);
-      files = await readZip(res.body);
+      files = await filesOf(res.body);
       manifest = parseXml(files.get(MANIFEST_PATH)!.toString('utf8'));
     });
 
@@ -314,7 +294,7 @@ describe('incremental offline archives and deletions in the lists (GET /archives
       const changed = await download(`/archives/omanual?since=${since}`, { 'If-None-Match': etag });
       expect(changed.status).toBe(200);
       expect(changed.headers.get('etag')).not.toBe(etag);
-      const names = [...(await readZip(changed.body)).keys()];
+      const names = [...(await filesOf(changed.body)).keys()];
       expect(names).toContain(guidePath(g.untouched.guideid, g.untouched.title));
       expect(names).toContain(categoryPath(cat.quiet.id, cat.quiet.title));
     });
@@ -323,7 +303,7 @@ describe('incremental offline archives and deletions in the lists (GET /archives
       await ageEverything();
       const empty = await download(`/archives/omanual?since=${since}`);
       expect(empty.status).toBe(200);
-      const entries = await readZip(empty.body);
+      const entries = await filesOf(empty.body);
       expect([...entries.keys()]).toEqual([MANIFEST_PATH]);
       const m = parseXml(entries.get(MANIFEST_PATH)!.toString('utf8'));
       expect(m.getElementsByTagName('guide')).toHaveLength(0);
@@ -397,7 +377,7 @@ describe('incremental offline archives and deletions in the lists (GET /archives
       expect(full.status).toBe(200);
       expect(full.headers.get('etag')).toMatch(/^"sha256-[0-9a-f]{64}"$/);
       expect(full.headers.get('accept-ranges')).toBe('bytes');
-      const files = await readZip(full.body);
+      const files = await filesOf(full.body);
       const expected = await api.sql<{ id: number; title: string }>('SELECT id, title FROM guides WHERE is_public AND deleted_at IS NULL');
       expect([...files.keys()].filter((n) => n.endsWith('/guide.xml')).sort()).toEqual(expected.map((x) => guidePath(x.id, x.title)).sort());
       const manifest = parseXml(files.get(MANIFEST_PATH)!.toString('utf8'));
@@ -411,7 +391,7 @@ describe('incremental offline archives and deletions in the lists (GET /archives
       expect(listed!.changes_since).toBeLessThanOrEqual(listed!.built_date - 60);
       expect(listed!.changes_since).toBeGreaterThan(now() - 600);
       await write('PATCH', `/guides/${g.created.guideid}`, 'created', { summary: 'Changed after the full archive.' });
-      const update = await readZip((await download(`/archives/omanual?since=${listed!.changes_since}`)).body);
+      const update = await filesOf((await download(`/archives/omanual?since=${listed!.changes_since}`)).body);
       expect(update.get(guidePath(g.created.guideid, g.created.title))!.toString('utf8')).toContain('Changed after the full archive.');
     }, 60_000);
   });
