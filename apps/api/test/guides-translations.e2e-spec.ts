@@ -187,6 +187,45 @@ describe('guides over HTTP: translations (langid)', () => {
     expect(await api.sql('SELECT 1 FROM guide_translations WHERE guide_id = $1', [guide.guideid])).toEqual([]);
   });
 
+  it('lists the translators of the language shown with their share of its revisions; none in the guide\'s own language', async () => {
+    const [aliceId, bobUser] = [(await get('/user', alice)).body.userid as number, (await get('/user', bob)).body as { userid: number; username: string }];
+    const guide = await guideWithSteps('Translated by two');
+    expect((await api.request('PUT', `/guides/${guide.guideid}/users/${bobUser.userid}`, { token: alice })).status).toBe(201);
+    const shares = (body: { translators: { userid: number; percent: number }[] }) => body.translators.map((t) => [t.userid, t.percent]);
+
+    // Alice starts the German translation: the write's own answer counts its revision.
+    const started = await patch(`/guides/${guide.guideid}?langid=de&revisionid=${guide.revisionid}`, { title: 'Von zweien übersetzt' });
+    expect(started.status).toBe(200);
+    expect(shares(started.body)).toEqual([[aliceId, 100]]);
+    // Bob translates the summary and a step: two revisions of the translation.
+    const edited = await patch(`/guides/${guide.guideid}?langid=de&revisionid=${started.body.revisionid}`, { summary: 'Tausche ihn aus.' }, bob);
+    expect(shares(edited.body)).toEqual([[aliceId, 50], [bobUser.userid, 50]]);
+    const step = edited.body.steps[1];
+    expect((await patch(`/guides/${guide.guideid}/steps/${step.stepid}?langid=de&revisionid=${step.revisionid}`, { lines: ['Hebe den Akku an.'] }, bob)).status).toBe(200);
+    // Bob alone translates it into French.
+    expect((await patch(`/guides/${guide.guideid}?langid=fr&revisionid=${guide.revisionid}`, { title: 'Traduit' }, bob)).status).toBe(200);
+
+    for (const token of [undefined, alice]) {
+      const de = await get(`/guides/${guide.guideid}?langid=de`, token);
+      expect(de.status).toBe(200);
+      expect(Object.keys(de.body).sort()).toEqual(GUIDE_KEYS);
+      // Whoever started it first, then by share: each a user summary with `percent`, as contributors are.
+      expect(shares(de.body)).toEqual([[aliceId, 33], [bobUser.userid, 67]]);
+      expect(de.body.translators[1]).toMatchObject({ username: bobUser.username, profile_url: de.body.translators[1].url, avatar_url: null });
+      expect(Object.keys(de.body.translators[1]).sort()).toEqual(Object.keys(de.body.contributors[0]).sort());
+      // Translating is not editing the guide: its contributors are its own editors.
+      expect(de.body.contributors.map((c: { userid: number; percent: number }) => [c.userid, c.percent])).toEqual([[aliceId, 100]]);
+      expect(shares((await get(`/guides/${guide.guideid}?langid=fr`, token)).body)).toEqual([[bobUser.userid, 100]]);
+      // Its own language (with or without langid), and a language it has no translation in (the source shows).
+      for (const path of [`/guides/${guide.guideid}`, `/guides/${guide.guideid}?langid=en`, `/guides/${guide.guideid}?langid=it`]) {
+        expect((await get(path, token)).body.translators).toEqual([]);
+      }
+    }
+    // The cached anonymous default body too.
+    const cached = (await (await anonymous(`/guides/${guide.guideid}`)).json()) as { translators: unknown[]; contributors: unknown[] };
+    expect([cached.translators, cached.contributors.length]).toEqual([[], 1]);
+  });
+
   it('treats langid naming the guide\'s own language as a plain edit', async () => {
     const guide = await guideWithSteps('Plain edit');
     const res = await patch(`/guides/${guide.guideid}?langid=en&revisionid=${guide.revisionid}`, { title: 'Plain edit, renamed', difficulty: 'Easy' });

@@ -69,8 +69,8 @@ export const ORIGINAL_GUIDE_KEYS = [
   'url',
 ];
 
-/** What this service adds to a full guide: its contributors and counts. */
-export const EXTENSION_GUIDE_KEYS = ['completions_count', 'contributors', 'favorites_count', 'views'];
+/** What this service adds to a full guide: its contributors, translators and counts. */
+export const EXTENSION_GUIDE_KEYS = ['completions_count', 'contributors', 'favorites_count', 'translators', 'views'];
 
 /** The keys of a full guide as this service sends it: the original's and the extensions. */
 export const GUIDE_KEYS = [...ORIGINAL_GUIDE_KEYS, ...EXTENSION_GUIDE_KEYS].sort();

@@ -41,7 +41,7 @@ function fixture() {
   const guide = Guide.restore({ ...created.state, revisionid: 41, isPublic: true, publishedAt: T0 }, [
     { id: 1, orderby: 1, revisionid: 42, title: 'Open', lines: [{ lineid: 10, text: "Heat the ''edge'' <b>", bullet: 'black', level: 0 }, { lineid: 11, text: 'Pry', bullet: 'icon_caution', level: 1 }], media: { type: 'image', imageIds: [5, 6] } },
     { id: 2, orderby: 2, revisionid: 43, title: '', lines: [{ lineid: 12, text: 'Watch', bullet: 'black', level: 0 }], media: { type: 'video', objectId: 77 } },
-  ], undefined, { views: 12, favorites: 2, completions: 1, contributors: [{ userId: 5, revisions: 1, firstRevisionid: 30 }, { userId: 3, revisions: 3, firstRevisionid: 20 }] });
+  ], undefined, { views: 12, favorites: 2, completions: 1, contributors: [{ userId: 5, revisions: 1, firstRevisionid: 30 }, { userId: 3, revisions: 3, firstRevisionid: 20 }], translators: [{ userId: 4, revisions: 2, firstRevisionid: 50 }] });
   const prerequisite: GuideSummaryView = {
     guideid: 9, locale: 'en', revisionid: 30, modifiedAt: T0, prereqModifiedAt: null, type: 'technique', category: 'iPhone 12', subject: 'Screen',
     title: 'Opening "the" screen', summary: 'How', difficulty: 'Easy', timeRequiredMax: 600, isPublic: true, authorId: 4, flags: [], imageId: 8,
@@ -81,6 +81,8 @@ describe('guide body templates', () => {
       { ...user(3, 'Ada "the" Fixer', { reputation: 120, teams: [2, 5] }), percent: 75, profile_url: user(3, 'Ada "the" Fixer').url, avatar_url: null },
       { ...user(5, 'Commenter', { reputation: 7, teams: [] }), percent: 25, profile_url: user(5, 'Commenter').url, avatar_url: null },
     ]);
+    // And translators, in the same shape.
+    expect(filled.translators).toEqual([{ ...user(4, 'Lin'), percent: 100, profile_url: user(4, 'Lin').url, avatar_url: null }]);
     expect([filled.favorites_count, filled.completions_count, filled.views]).toEqual([2, 1, 12]);
   });
 
@@ -133,6 +135,7 @@ describe('guide body templates', () => {
       3: 'eoLspKED-isg-YDhQ4eZBhtK9lk4sPXZ6b8_kHhLKpA',
       4: 'AsPTnQTitxlWjlSQpP23Hw89Ug86bIuOEmUaz5QBjAw',
       5: 'sGcaQ1hhXX9lAhY-Ad0h3x6wDi83psD-jZ-GxNHlKkU',
+      6: 'JhuV3zAv1OYUdXR5_aYDr9k3SKq3RAtPCBzSip5T8C4',
     };
     const { template } = templateOf(presented({ baseUrl: BASE_URL, renderer, authors: new Map(), images: new Map() }), 'MARKER');
     const hash = createHash('sha256').update(template).digest('base64url');

@@ -6,7 +6,7 @@ import type { UserSummary } from '@rc/identity-contracts';
  * reputation, teams): in their place stand placeholders, strings made of this body's random
  * `marker` (which no text of the guide can know), a kind and a user id. The author (and each
  * comment's author) becomes `"<marker>a<id>"`, a prerequisite's `username` `"<marker>n<id>"`, a
- * contributor `"<marker>c<id>p<percent>"`. Filled in when served.
+ * contributor (or translator) `"<marker>c<id>p<percent>"`. Filled in when served.
  */
 export interface BodyTemplate {
   readonly marker: string;
@@ -27,6 +27,7 @@ interface TemplatedComment {
 interface TemplatedBody {
   readonly author: { readonly userid: number };
   readonly contributors: readonly { readonly userid: number; readonly percent: number }[];
+  readonly translators: readonly { readonly userid: number; readonly percent: number }[];
   readonly prerequisites: readonly { readonly userid: number; readonly username: string }[];
   readonly comments: readonly TemplatedComment[];
   readonly steps: readonly { readonly comments: readonly TemplatedComment[] }[];
@@ -45,6 +46,7 @@ export function templateOf(body: TemplatedBody, marker = newMarker()): BodyTempl
     ...body,
     author: `${marker}a${body.author.userid}`,
     contributors: body.contributors.map((c) => `${marker}c${c.userid}p${c.percent}`),
+    translators: body.translators.map((c) => `${marker}c${c.userid}p${c.percent}`),
     prerequisites: body.prerequisites.map((p) => ({ ...p, username: `${marker}n${p.userid}` })),
     comments: templatedComments(body.comments, marker),
     steps: body.steps.map((step) => ({ ...step, comments: templatedComments(step.comments, marker) })),
@@ -95,7 +97,7 @@ export function viewsIn(json: string): number | null {
  * presentation (bump `GUIDE_BODY_PRESENTATION` whenever what a guide body shows or how it is
  * rendered changes; a test fails until it is) and the base URL the links are built from.
  */
-export const GUIDE_BODY_PRESENTATION = 5;
+export const GUIDE_BODY_PRESENTATION = 6;
 
 export function guideBodyFormat(baseUrl: string): string {
   return `${GUIDE_BODY_PRESENTATION}:${createHash('sha256').update(baseUrl).digest('base64url').slice(0, 12)}`;

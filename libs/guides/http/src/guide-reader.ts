@@ -83,7 +83,7 @@ export class GuideReader {
     const threads = await this.threadsOf([guide], inlined);
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
-      this.context([guide.state.authorId, ...guide.statistics.contributors.map((c) => c.userId), ...visible.map((p) => p.authorId), ...threadAuthors(threads)], {
+      this.context([guide.state.authorId, ...guide.statistics.contributors.map((c) => c.userId), ...guide.statistics.translators.map((c) => c.userId), ...visible.map((p) => p.authorId), ...threadAuthors(threads)], {
         standings: true,
         images: this.shownBy([guide, ...inlined], visible),
         documents: guide.state.documentIds,

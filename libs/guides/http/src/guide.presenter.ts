@@ -50,7 +50,16 @@ export function presentContributors(guide: Guide, ctx: PresentationContext) {
   return contributorShares(guide.statistics.contributors).map((c) => contributorBody(presentAuthor(c.userId, ctx), c.percent));
 }
 
-/** One entry of `contributors`: the user's summary with their share. */
+/**
+ * `translators`: the editors of the translation the body shows (in `langid`), in the shape of
+ * `contributors` (their share of the translation's revisions; whoever started it first). Empty when
+ * the guide shows in its own language: its editors are its `contributors`.
+ */
+export function presentTranslators(guide: Guide, ctx: PresentationContext) {
+  return contributorShares(guide.statistics.translators).map((c) => contributorBody(presentAuthor(c.userId, ctx), c.percent));
+}
+
+/** One entry of `contributors` (or `translators`): the user's summary with their share. */
 export function contributorBody(summary: UserSummary, percent: number) {
   return { ...summary, percent, profile_url: summary.url, avatar_url: null };
 }
@@ -216,6 +225,7 @@ export function presentGuide(
     intro_video_url: null,
     intro_video: null,
     contributors: presentContributors(guide, ctx),
+    translators: presentTranslators(guide, ctx),
     favorites_count: guide.statistics.favorites,
     completions_count: guide.statistics.completions,
     // Last: served bodies refresh it in place (see withViews).

@@ -156,6 +156,6 @@ describe('guides persistence (PostgreSQL)', () => {
     expect(Math.max(here.known(guide.id)!, there.known(guide.id)!)).toBe(7);
     expect(here.known(999_999)).toBeUndefined();
     const read = (await inContext(() => new MikroOrmGuideRepository(em).findById(guide.id)))!;
-    expect(read.statistics).toEqual({ views: 7, favorites: 1, completions: 1, contributors: [{ userId: author.userId, revisions: 1, firstRevisionid: guide.state.revisionid }] });
+    expect(read.statistics).toEqual({ views: 7, favorites: 1, completions: 1, contributors: [{ userId: author.userId, revisions: 1, firstRevisionid: guide.state.revisionid }], translators: [] });
   });
 });

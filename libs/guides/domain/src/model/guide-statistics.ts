@@ -7,17 +7,20 @@ export interface GuideContributor {
 
 /**
  * What is read with a guide besides its content: its contributors (from its revisions, up to the
- * revision shown) and its counts (views, favourites, completions). Not content: never part of a
- * revision, never saved by the aggregate.
+ * revision shown), its translators (the editors of the translation shown, from its revisions: none
+ * when the guide shows in its own language) and its counts (views, favourites, completions). Not
+ * content: never part of a revision, never saved by the aggregate.
  */
 export interface GuideStatistics {
   readonly views: number;
   readonly favorites: number;
   readonly completions: number;
   readonly contributors: readonly GuideContributor[];
+  /** The editors of the translation shown (see GuideTranslation), as contributors are counted. */
+  readonly translators: readonly GuideContributor[];
 }
 
-export const NO_STATISTICS: GuideStatistics = { views: 0, favorites: 0, completions: 0, contributors: [] };
+export const NO_STATISTICS: GuideStatistics = { views: 0, favorites: 0, completions: 0, contributors: [], translators: [] };
 
 /** A contributor with their share of the revisions, in percent (rounded). */
 export interface ContributorShare {

@@ -1,6 +1,7 @@
 import { type Violation } from '@rc/shared-kernel';
 import { InvalidGuideError, StaleGuideTranslationError, StaleStepRevisionError } from '../guides.errors.js';
 import { Guide, type Editor, type GuideId, type GuideState } from './guide.js';
+import { withRevision, type GuideContributor } from './guide-statistics.js';
 import { canonicalJson, MAX_LINE_LENGTH, MAX_SUMMARY_LENGTH, MAX_TEXT_LENGTH, MAX_TITLE_LENGTH } from './guide-vocabulary.js';
 import type { Step, StepState } from './step.js';
 
@@ -60,13 +61,19 @@ export class GuideTranslation {
   private readonly changedStepIds = new Set<number>();
   private lastEditorId: number | null = null;
   private changeSummary: string | null = null;
+  private translatorCounts: readonly GuideContributor[];
 
-  private constructor(state: GuideTranslationState) {
+  private constructor(state: GuideTranslationState, translators: readonly GuideContributor[]) {
     this.current = { ...state, steps: { ...state.steps }, contributorIds: [...state.contributorIds] };
+    this.translatorCounts = [...translators];
   }
 
-  static restore(state: GuideTranslationState): GuideTranslation {
-    return new GuideTranslation(state);
+  /**
+   * `translators`: the editors of its stored revisions, as read with it (each with how many they
+   * saved and the first of them): not content, never part of a revision.
+   */
+  static restore(state: GuideTranslationState, translators: readonly GuideContributor[] = []): GuideTranslation {
+    return new GuideTranslation(state, translators);
   }
 
   /** A new, empty translation of `guide` into `langid`, made from `sourceRevisionid` (stored on save). */
@@ -86,7 +93,7 @@ export class GuideTranslation {
       contributorIds: [editor.userId],
       createdAt: now,
       modifiedAt: now,
-    });
+    }, []);
     translation.touch(editor, now);
     return translation;
   }
@@ -106,6 +113,11 @@ export class GuideTranslation {
   /** The steps whose translation changed since it was loaded (they get new revision ids on save). */
   get stepIdsChanged(): readonly number[] {
     return [...this.changedStepIds];
+  }
+
+  /** The editors of its stored revisions (a save counts its editor): what bodies list as `translators`. */
+  get translators(): readonly GuideContributor[] {
+    return this.translatorCounts;
   }
 
   get editedBy(): number {
@@ -199,7 +211,8 @@ export class GuideTranslation {
 
   /**
    * The guide as this language shows it: the translated texts over the guide's (the source's where
-   * untranslated), the translation's revision id and language; modified when either last changed.
+   * untranslated), the translation's revision id and language; modified when either last changed;
+   * its translators in place of the guide's (the guide's contributors and counts stay).
    */
   applyTo(guide: Guide): Guide {
     const t = this.current;
@@ -217,7 +230,8 @@ export class GuideTranslation {
       modifiedAt: t.modifiedAt > s.modifiedAt ? t.modifiedAt : s.modifiedAt,
     };
     // Its languages keep the source's own (the state now names the translation's).
-    return Guide.restore(state, guide.steps.map((step) => this.stepIn(step.toState())), guide.access, guide.statistics, guide.availableLangids);
+    const statistics = { ...guide.statistics, translators: this.translatorCounts };
+    return Guide.restore(state, guide.steps.map((step) => this.stepIn(step.toState())), guide.access, statistics, guide.availableLangids);
   }
 
   /** A source step as this language shows it. */
@@ -234,6 +248,7 @@ export class GuideTranslation {
 
   /** After the repository stored it: the translation's new revision id, and each changed step's. */
   markStored(revisionid: number, stepRevisions: ReadonlyMap<number, number>): void {
+    this.translatorCounts = withRevision(this.translatorCounts, this.editedBy, revisionid);
     this.current.revisionid = revisionid;
     for (const [stepId, rev] of stepRevisions) {
       const step = this.current.steps[stepId];

@@ -1,3 +1,4 @@
+import type { GuideContributor } from '../model/guide-statistics.js';
 import { GuideTranslation, type GuideTranslationState } from '../model/guide-translation.js';
 import { GuideTranslationRepository } from '../ports/guide-translation.repository.js';
 import type { InMemoryGuideRepository } from './in-memory-guide.repository.js';
@@ -10,6 +11,8 @@ export class InMemoryGuideTranslationRepository extends GuideTranslationReposito
   private readonly stored = new Map<string, GuideTranslationState>();
   /** Every stored revision, by `guide:revisionid` (a test helper). */
   readonly revisions = new Map<string, GuideTranslationState>();
+  /** The editors of each translation's stored revisions, by `guide:langid`. */
+  private readonly translators = new Map<string, readonly GuideContributor[]>();
 
   constructor(private readonly guides: InMemoryGuideRepository) {
     super();
@@ -17,7 +20,7 @@ export class InMemoryGuideTranslationRepository extends GuideTranslationReposito
 
   async find(guideId: number, langid: string): Promise<GuideTranslation | null> {
     const state = this.stored.get(`${guideId}:${langid}`);
-    return state ? GuideTranslation.restore(copy(state)) : null;
+    return state ? GuideTranslation.restore(copy(state), this.translators.get(`${guideId}:${langid}`) ?? []) : null;
   }
 
   async findMany(guideIds: readonly number[], langid: string): Promise<Map<number, GuideTranslation>> {
@@ -35,6 +38,7 @@ export class InMemoryGuideTranslationRepository extends GuideTranslationReposito
     translation.markStored(this.guides.nextRevisionid(), steps);
     const state = copy(translation.state);
     this.stored.set(`${state.guideId}:${state.langid}`, state);
+    this.translators.set(`${state.guideId}:${state.langid}`, translation.translators.map((t) => ({ ...t })));
     this.revisions.set(`${state.guideId}:${state.revisionid}`, copy(state));
     this.guides.addLanguage(state.guideId, state.langid);
   }

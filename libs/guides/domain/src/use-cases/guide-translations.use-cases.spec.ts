@@ -1,6 +1,7 @@
 import { isLangid, parseLangid, UnknownLanguageError } from '@rc/shared-kernel';
 import { InvalidGuideError, NotGuideEditorError, StaleGuideTranslationError, StaleStepRevisionError } from '../guides.errors.js';
-import { author, guidesTestBed, linesOf, other, rejectionOf, thrownBy } from '../testing/index.js';
+import { contributorShares } from '../model/guide-statistics.js';
+import { admin, author, guidesTestBed, linesOf, other, rejectionOf, thrownBy } from '../testing/index.js';
 
 async function violationsOf(promise: Promise<unknown>) {
   const error = await rejectionOf(promise);
@@ -72,6 +73,28 @@ describe('guide translations', () => {
     expect(wrong.map((v) => v.field).sort()).toEqual(['lines', 'media']);
     // The source step is as it was.
     expect((await bed.stored(guide.id)).step(step.id).toState()).toEqual(step.toState());
+  });
+
+  it('counts the translators of the language shown, each with their share; none in the guide\'s own language', async () => {
+    const { bed, guide } = await setUp();
+    const first = (await bed.translateGuide.execute({ editor: admin, guideId: guide.id, langid: 'de', revisionid: guide.state.revisionid, fields: { title: 'Akku' } }))!;
+    // The write's answer already counts its own revision.
+    expect(first.guide.statistics.translators).toEqual([{ userId: admin.userId, revisions: 1, firstRevisionid: first.translation.state.revisionid }]);
+    const second = (await bed.translateGuide.execute({ editor: author, guideId: guide.id, langid: 'de', revisionid: first.translation.state.revisionid, fields: { summary: 'Tauschen.' } }))!;
+    const step = second.guide.steps[0]!;
+    await bed.translateStep.execute({ editor: author, guideId: guide.id, stepId: step.id, langid: 'de', revisionid: step.revisionid, step: { title: 'Erster' } });
+    // Another language's translators are its own.
+    await bed.translateGuide.execute({ editor: author, guideId: guide.id, langid: 'fr', revisionid: guide.state.revisionid, fields: { title: 'Batterie' } });
+    const stored = await bed.stored(guide.id);
+    const german = await bed.readTranslation.execute(stored, 'de');
+    // Whoever started the translation first, though the author saved more of its revisions.
+    expect(contributorShares(german.statistics.translators)).toEqual([{ userId: admin.userId, percent: 33 }, { userId: author.userId, percent: 67 }]);
+    // The guide's own contributors are untouched by translating it.
+    expect(german.statistics.contributors).toEqual(stored.statistics.contributors);
+    expect(contributorShares((await bed.readTranslation.execute(stored, 'fr')).statistics.translators)).toEqual([{ userId: author.userId, percent: 100 }]);
+    // Its own language, and a language without a translation (the source shows): nobody translated it.
+    expect(stored.statistics.translators).toEqual([]);
+    expect((await bed.readTranslation.execute(stored, 'it')).statistics.translators).toEqual([]);
   });
 
   it('shows a source step added after the translation in the source language', async () => {

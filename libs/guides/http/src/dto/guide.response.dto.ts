@@ -150,6 +150,8 @@ export class GuideResponseDto {
   // Extensions of this service (not in the original API).
   @ApiProperty({ type: [GuideContributorResponseDto], description: "Everyone who saved a revision of the guide (up to the revision shown), with their share of the revisions; the creator first (as a wiki page's `authors`)" })
   contributors!: GuideContributorResponseDto[];
+  @ApiProperty({ type: [GuideContributorResponseDto], description: "With `langid`, when the guide shows a translation: everyone who saved a revision of that translation, with their share of its revisions (in `percent`), whoever started it first. Empty when the guide shows in its own language (its editors are `contributors`)" })
+  translators!: GuideContributorResponseDto[];
   @ApiProperty({ description: 'How many users favourited the guide', example: 3 }) favorites_count!: number;
   @ApiProperty({ description: 'How many users marked the guide completed', example: 5 }) completions_count!: number;
   @ApiProperty({ description: 'How many times the guide was read (200s and 304s of its current version): counted in memory and written every few seconds, so a read shows the total of a little while ago', example: 120 }) views!: number;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideTranslation, GuideTranslationRepository, type GuideId, type GuideTranslationState, type TranslatedStep } from '@rc/guides-domain';
+import { GuideTranslation, GuideTranslationRepository, type GuideContributor, type GuideId, type GuideTranslationState, type TranslatedStep } from '@rc/guides-domain';
 import { intArray } from './sql.js';
 import { stepsPlainText } from './steps-text.js';
 
@@ -17,9 +17,18 @@ interface TranslationSqlRow {
   contributor_ids: number[];
   created_at: Date | string;
   modified_at: Date | string;
+  /** `[userid, revisions, first revisionid]` of each editor of its stored revisions. */
+  translators: [number, number, number][];
 }
 
-const COLUMNS = 'guide_id, langid, revisionid, source_revisionid, title, subject, summary, introduction, conclusion, steps, contributor_ids, created_at, modified_at';
+/**
+ * A translation's row and, in the same statement, its translators: the editors of its stored
+ * revisions (`guide_translation_revisions`), counted as a guide's contributors are.
+ */
+const COLUMNS = `t.guide_id, t.langid, t.revisionid, t.source_revisionid, t.title, t.subject, t.summary, t.introduction, t.conclusion, t.steps, t.contributor_ids, t.created_at, t.modified_at,
+  (SELECT coalesce(json_agg(json_build_array(r.editor_id, r.n, r.first) ORDER BY r.first), '[]')
+     FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first FROM guide_translation_revisions
+            WHERE guide_id = t.guide_id AND langid = t.langid GROUP BY editor_id) r) AS translators`;
 const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
 function stateOf(row: TranslationSqlRow): GuideTranslationState {
@@ -40,6 +49,10 @@ function stateOf(row: TranslationSqlRow): GuideTranslationState {
   };
 }
 
+function translatorsOf(row: TranslationSqlRow): GuideContributor[] {
+  return row.translators.map(([userId, revisions, firstRevisionid]) => ({ userId, revisions, firstRevisionid }));
+}
+
 /** The plain text of a translation's steps that search reads (their translated titles and lines only). */
 function translatedStepsText(state: GuideTranslationState): string {
   return stepsPlainText(Object.values(state.steps).map((s) => ({ title: s.title ?? '', lines: s.lines.flatMap((text) => (text === null ? [] : [{ text }])) })));
@@ -57,15 +70,15 @@ export class MikroOrmGuideTranslationRepository extends GuideTranslationReposito
   }
 
   async find(guideId: number, langid: string): Promise<GuideTranslation | null> {
-    const [row] = await this.em.execute<TranslationSqlRow[]>(`SELECT ${COLUMNS} FROM guide_translations WHERE guide_id = ? AND langid = ?`, [guideId, langid]);
-    return row ? GuideTranslation.restore(stateOf(row)) : null;
+    const [row] = await this.em.execute<TranslationSqlRow[]>(`SELECT ${COLUMNS} FROM guide_translations t WHERE t.guide_id = ? AND t.langid = ?`, [guideId, langid]);
+    return row ? GuideTranslation.restore(stateOf(row), translatorsOf(row)) : null;
   }
 
   async findMany(guideIds: readonly number[], langid: string): Promise<Map<number, GuideTranslation>> {
     if (!guideIds.length) return new Map();
     const array = intArray(guideIds);
-    const rows = await this.em.execute<TranslationSqlRow[]>(`SELECT ${COLUMNS} FROM guide_translations WHERE guide_id = ANY(${array.sql}) AND langid = ?`, [array.param, langid]);
-    return new Map(rows.map((row) => [row.guide_id, GuideTranslation.restore(stateOf(row))]));
+    const rows = await this.em.execute<TranslationSqlRow[]>(`SELECT ${COLUMNS} FROM guide_translations t WHERE t.guide_id = ANY(${array.sql}) AND t.langid = ?`, [array.param, langid]);
+    return new Map(rows.map((row) => [row.guide_id, GuideTranslation.restore(stateOf(row), translatorsOf(row))]));
   }
 
   async save(translation: GuideTranslation): Promise<void> {

@@ -63,7 +63,8 @@ function contributorsOf(rows: readonly [number, number, number][]): GuideContrib
 
 export function statisticsOf(row: StatisticsSqlRow): GuideStatistics {
   const [views, favorites, completions] = row.counts ?? [0, 0, 0];
-  return { views: Number(views), favorites, completions, contributors: contributorsOf(row.contributors) };
+  // A guide read in its own language: the translators are a translation's (see GuideTranslation).
+  return { views: Number(views), favorites, completions, contributors: contributorsOf(row.contributors), translators: [] };
 }
 
 interface StepSqlRow {
