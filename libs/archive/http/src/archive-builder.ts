@@ -6,7 +6,7 @@ import { PassThrough, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Guide, GuideQueries, GuideRepository } from '@rc/guides-domain';
+import type { Guide, GuideQueries, GuideRepository, ReadGuideTranslation } from '@rc/guides-domain';
 import { writeCategoryDocument, type CategoryBody, type CategoryGuideBody } from '@rc/catalog-http';
 import { guideDocument, imageIdsOf, presentGuide, presentSummary, type GuideBody, type PresentationContext, type WikiRenderer } from '@rc/guides-http';
 import type { UserSummaries } from '@rc/identity-contracts';
@@ -33,8 +33,13 @@ export interface ArchiveBuilderDeps {
   readonly imageFiles: MediaImageFiles;
   readonly renderer: WikiRenderer;
   readonly baseUrl: string;
-  /** The body of `GET /categories/{name}` for an anonymous reader (the catalog's reader and presenter). */
-  readonly categoryBody: (title: string) => Promise<CategoryBody>;
+  /**
+   * The body of `GET /categories/{name}` for an anonymous reader (the catalog's reader and
+   * presenter); `langid`: the page as that language shows it.
+   */
+  readonly categoryBody: (title: string, langid?: string) => Promise<CategoryBody>;
+  /** The guides' translations (archives per language); none: every guide in its own language. */
+  readonly translations?: ReadGuideTranslation;
   readonly clock: Clock;
 }
 
@@ -55,6 +60,15 @@ export interface BuildResult {
   readonly ms: number;
 }
 
+/** An archive in one language, streamed per request. */
+export interface LanguageResult {
+  readonly langid: string;
+  readonly guides: number;
+  readonly categories: number;
+  readonly mediaFiles: number;
+  readonly ms: number;
+}
+
 export interface ChangesResult {
   readonly guides: number;
   readonly categories: number;
@@ -69,6 +83,8 @@ interface ArchivePlan {
   readonly guideIds: AsyncIterable<number[]>;
   readonly categories: AsyncIterable<CategoryRef[]>;
   readonly guidesOf: (title: string) => AsyncIterable<number[]>;
+  /** The language of the documents (an archive per language); none: each in its own. */
+  readonly langid?: string;
 }
 
 /** The categories of a walk whose titles are in the set. */
@@ -199,16 +215,10 @@ export class ArchiveBuilder {
    * happens. `until`: the time to report as complete (the caller takes a margin before now).
    */
   async streamChanges(since: Date, until: Date, out: Writable, options: { signal?: AbortSignal } = {}): Promise<ChangesResult> {
-    const { source, store, clock } = this.deps;
-    const started = clock.now();
-    const scratch = await store.scratch();
-    const zip = new ArchiveZip();
-    const written = pipeline(zip.output, out);
-    written.catch(() => undefined); // awaited below; a failure also surfaces through the entries
-    const manifest = new ManifestWriter(scratch.manifestPath, scratch.mediaListPath, this.deps.baseUrl, started, { since, until });
-    const media = new ArchiveMedia(this.deps.imageFiles, zip, started, (path, type) => manifest.media(path, type));
+    const { source } = this.deps;
     const signal = options.signal;
-    try {
+    let deleted = 0;
+    const result = await this.streamArchive(out, { changes: { since, until } }, async (zip, manifest, media) => {
       const changes = source.changesSince(since);
       const titles = await changes.categoryTitles();
       const plan: ArchivePlan = {
@@ -216,9 +226,8 @@ export class ArchiveBuilder {
         categories: onlyTitles(source.categories(WALK_PAGE), titles),
         guidesOf: (title) => changes.guideIdsOf(title, GUIDE_PAGE * 5),
       };
-      const { guides, categories } = await this.writeDocuments(zip, manifest, media, plan, async () => signal?.throwIfAborted(), signal);
+      const counts = await this.writeDocuments(zip, manifest, media, plan, async () => signal?.throwIfAborted(), signal);
       await manifest.beginDeleted();
-      let deleted = 0;
       for await (const page of changes.removedGuides(WALK_PAGE)) {
         for (const guide of page) await manifest.removedGuide(guide);
         deleted += page.length;
@@ -229,13 +238,62 @@ export class ArchiveBuilder {
         deleted += page.length;
         signal?.throwIfAborted();
       }
+      return counts;
+    }, signal);
+    return { ...result, deleted };
+  }
+
+  /**
+   * Streams the archive in one language into `out` (an HTTP response): every public guide and
+   * category as `GET /guides/{id}?langid=` and the category page in that language show them (the
+   * translation where there is one, else the document's own language, each document's `locale`
+   * saying which), with the full build's walks and the incremental archive's streaming.
+   */
+  async streamLanguage(langid: string, out: Writable, options: { signal?: AbortSignal } = {}): Promise<LanguageResult> {
+    const { source } = this.deps;
+    const signal = options.signal;
+    const result = await this.streamArchive(out, { langid }, (zip, manifest, media) => {
+      const walk = new GuideWalk(source.publicGuidesByCategory(WALK_PAGE));
+      const plan: ArchivePlan = {
+        guideIds: source.publicGuideIds(GUIDE_PAGE),
+        categories: source.categories(WALK_PAGE),
+        guidesOf: (title) => walk.idsOf(title, GUIDE_PAGE * 5),
+        langid,
+      };
+      return this.writeDocuments(zip, manifest, media, plan, async () => signal?.throwIfAborted(), signal);
+    }, signal);
+    return { langid, ...result };
+  }
+
+  /**
+   * A ZIP built as it is sent: `write` adds the documents (and whatever the manifest lists after
+   * them), the manifest goes last; its side files are removed whatever happens, before the client
+   * has the last byte.
+   */
+  private async streamArchive(
+    out: Writable,
+    kind: ManifestKind,
+    write: (zip: ArchiveZip, manifest: ManifestWriter, media: ArchiveMedia) => Promise<{ guides: number; categories: number }>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ guides: number; categories: number; mediaFiles: number; ms: number }> {
+    const { store, clock } = this.deps;
+    const started = clock.now();
+    const scratch = await store.scratch();
+    const zip = new ArchiveZip();
+    const written = pipeline(zip.output, out);
+    written.catch(() => undefined); // awaited below; a failure also surfaces through the entries
+    const manifest = new ManifestWriter(scratch.manifestPath, scratch.mediaListPath, this.deps.baseUrl, started, kind);
+    const media = new ArchiveMedia(this.deps.imageFiles, zip, started, (path, type) => manifest.media(path, type));
+    try {
+      const { guides, categories } = await write(zip, manifest, media);
+      signal?.throwIfAborted();
       await manifest.end();
       await zip.add(createReadStream(scratch.manifestPath), { name: MANIFEST_PATH, date: started });
       // Read whole: the side files go before the client has the last byte.
       await scratch.discard();
       zip.finalize();
       await written;
-      return { guides, categories, deleted, mediaFiles: media.fileCount, ms: clock.now().getTime() - started.getTime() };
+      return { guides, categories, mediaFiles: media.fileCount, ms: clock.now().getTime() - started.getTime() };
     } catch (error) {
       zip.destroy();
       await written.catch(() => undefined);
@@ -258,13 +316,13 @@ export class ArchiveBuilder {
     let guides = 0;
     for await (const ids of plan.guideIds) {
       signal?.throwIfAborted();
-      const bodies = await this.inContext(() => this.presentGuides(ids));
-      for (const body of bodies) {
+      const presented = await this.inContext(() => this.presentGuides(ids, plan.langid));
+      for (const { body, path } of presented) {
         // Its images' files first (those not packed yet), then the document pointing at them.
         await media.pack(imagesOf(body));
         const xml = Buffer.from(guideDocument(localGuide(body, media), { raw: false }), 'utf8');
-        await zip.add(xml, { name: guidePath(body.guideid, body.title), date: new Date(body.modified_date * 1000) });
-        await manifest.guide({ ...body, image: media.local(body.image, 0) });
+        await zip.add(xml, { name: path, date: new Date(body.modified_date * 1000) });
+        await manifest.guide({ ...body, image: media.local(body.image, 0) }, path);
         guides++;
         await done();
       }
@@ -275,7 +333,7 @@ export class ArchiveBuilder {
     for await (const page of plan.categories) {
       for (const category of page) {
         signal?.throwIfAborted();
-        const written = await this.inContext(() => this.writeCategory(zip, media, category.id, category.title, plan.guidesOf(category.title)));
+        const written = await this.inContext(() => this.writeCategory(zip, media, category.id, category.title, plan.guidesOf(category.title), plan.langid));
         if (!written) continue;
         await manifest.category(category.id, category.title);
         categories++;
@@ -290,22 +348,29 @@ export class ArchiveBuilder {
     return RequestContext.create(this.deps.orm.em, work);
   }
 
-  /** Full guide bodies as an anonymous reader gets them (public prerequisites, no marks), prerequisite steps not inlined. */
-  private async presentGuides(ids: number[]): Promise<GuideBody[]> {
-    const loaded = (await this.deps.guides.findMany(ids)).filter((g: Guide) => g.state.isPublic && g.state.deletedAt === null);
+  /**
+   * Full guide bodies as an anonymous reader gets them (public prerequisites, no marks), prerequisite
+   * steps not inlined; `langid`: as that language shows them (one lookup of translations for all).
+   * Each with its document's path, named by the guide's title in its own language whatever the
+   * language shown: the paths the categories and prerequisites point at, the same in every archive.
+   */
+  private async presentGuides(ids: number[], langid?: string): Promise<{ body: GuideBody; path: string }[]> {
+    const found = (await this.deps.guides.findMany(ids)).filter((g: Guide) => g.state.isPublic && g.state.deletedAt === null);
+    const loaded = langid !== undefined && this.deps.translations ? await this.deps.translations.many(found, langid) : found;
     const prerequisiteIds = [...new Set(loaded.flatMap((g) => g.state.prerequisites))];
     const prerequisites = new Map((await this.deps.queries.byIds(prerequisiteIds)).map((p) => [p.guideid, p]));
     const authorIds = [...new Set([...loaded.map((g) => g.state.authorId), ...[...prerequisites.values()].map((p) => p.authorId)])];
     const imageIds = [...loaded.flatMap(imageIdsOf), ...[...prerequisites.values()].flatMap((p) => (p.imageId === null ? [] : [p.imageId]))];
     const [authors, images] = await Promise.all([authorIds.length ? this.deps.users.of(authorIds) : new Map(), this.imagesOf(imageIds)]);
     const ctx: PresentationContext = { baseUrl: this.deps.baseUrl, renderer: this.deps.renderer, authors, images };
-    return loaded.map((guide) =>
-      presentGuide(guide, ctx, {
+    return loaded.map((guide, i) => ({
+      body: presentGuide(guide, ctx, {
         prerequisites: guide.state.prerequisites.flatMap((id) => prerequisites.get(id) ?? []),
         inlined: [],
         viewer: NOT_VIEWING,
       }),
-    );
+      path: guidePath(guide.id, found[i]!.state.title),
+    }));
   }
 
   /** The Image objects of these ids, in one lookup (none for no id). */
@@ -320,10 +385,10 @@ export class ArchiveBuilder {
    * with them: files cannot be added while the entry is being written), so an image not packed yet
    * (a guide published during the build) keeps its online URLs.
    */
-  private async writeCategory(zip: ArchiveZip, media: ArchiveMedia, id: number, title: string, guideIds: AsyncIterable<number[]>): Promise<boolean> {
+  private async writeCategory(zip: ArchiveZip, media: ArchiveMedia, id: number, title: string, guideIds: AsyncIterable<number[]>, langid?: string): Promise<boolean> {
     let body: CategoryBody;
     try {
-      body = await this.deps.categoryBody(title);
+      body = await this.deps.categoryBody(title, langid);
     } catch (error) {
       if (error instanceof NotFoundError) return false;
       throw error;
@@ -425,6 +490,12 @@ class GuideWalk {
   }
 }
 
+/** What an archive is: the full one (nothing), the changes between two times, or one language's. */
+interface ManifestKind {
+  readonly changes?: { since: Date; until: Date };
+  readonly langid?: string;
+}
+
 /**
  * The package manifest (oManual's index of a package): every guide with its path, then every
  * category document, then every media file. Written to a side file while the documents go into
@@ -437,20 +508,21 @@ class ManifestWriter {
   private readonly opened: Promise<void>;
   private readonly mediaList: WriteStream;
 
-  /** `changes`: an incremental archive's (what it holds is what changed between the two). */
+  /** `kind.changes`: an incremental archive's (what it holds is what changed between the two); `kind.langid`: an archive in that language. */
   constructor(
     path: string,
     private readonly mediaListPath: string,
     baseUrl: string,
     builtAt: Date,
-    changes?: { since: Date; until: Date },
+    kind: ManifestKind = {},
   ) {
+    const { changes, langid } = kind;
     this.file = createWriteStream(path, { flags: 'wx' });
     this.opened = new Promise((resolve, reject) => this.file.once('open', () => resolve()).once('error', reject));
     this.opened.catch(() => undefined);
     this.mediaList = createWriteStream(mediaListPath, { flags: 'wx' });
     this.mediaList.on('error', () => undefined); // a failed write rejects `media` (events.once)
-    this.xml.open('manifest', { locale: 'en' });
+    this.xml.open('manifest', { locale: langid ?? 'en' });
     if (changes) {
       this.xml.leaf('title', 'Repair-Content API offline archive: changes');
       this.xml.leaf(
@@ -458,6 +530,12 @@ class ManifestWriter {
         `The public guides and categories of ${baseUrl} changed since ${changes.since.toISOString()} as oManual documents, and those deleted or made private since then, built ${builtAt.toISOString()}.`,
       );
       this.xml.leaf('changes', null, { since: seconds(changes.since), until: seconds(changes.until) });
+    } else if (langid !== undefined) {
+      this.xml.leaf('title', `Repair-Content API offline archive (${langid})`);
+      this.xml.leaf(
+        'description',
+        `Every public guide and category of ${baseUrl} as oManual documents in '${langid}' where translated (else in their own language, as each document's locale says), built ${builtAt.toISOString()}.`,
+      );
     } else {
       this.xml.leaf('title', 'Repair-Content API offline archive');
       this.xml.leaf('description', `Every public guide and category of ${baseUrl} as oManual documents, built ${builtAt.toISOString()}.`);
@@ -465,10 +543,11 @@ class ManifestWriter {
     this.xml.open('guides');
   }
 
-  async guide(guide: GuideBody): Promise<void> {
+  /** `path`: its document's (named by its title in its own language). */
+  async guide(guide: GuideBody, path: string): Promise<void> {
     this.xml.open('guide', { id: guide.guideid, subject: guide.subject, type: guide.type });
     this.xml.leaf('title', guide.title);
-    this.xml.leaf('path', guidePath(guide.guideid, guide.title));
+    this.xml.leaf('path', path);
     this.xml.leaf('url', anyUri(guide.url));
     const image = guide.image;
     if (image && typeof image['thumbnail'] === 'string') this.xml.leaf('thumbnail', image['thumbnail']);

@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type OnModuleDestroy } from '@nestjs/common
 import { ModuleRef } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { WikiReader, type CategoryBody } from '@rc/catalog-http';
-import { GuideQueries, GuideRepository } from '@rc/guides-domain';
+import { GuideQueries, GuideRepository, ReadGuideTranslation } from '@rc/guides-domain';
 import { UserSummaries } from '@rc/identity-contracts';
 import { MediaImageFiles, MediaImages } from '@rc/media-contracts';
 import { factory, LOGGER } from '@rc/shared-http';
@@ -49,15 +49,16 @@ export class ArchiveModule implements OnModuleDestroy {
             imageFiles: MediaImageFiles,
             clock: Clock,
             modules: ModuleRef,
+            translations: ReadGuideTranslation,
           ) => {
             let reader: WikiReader | null = null;
-            const categoryBody = (title: string): Promise<CategoryBody> => {
+            const categoryBody = (title: string, langid?: string): Promise<CategoryBody> => {
               const catalog = (reader ??= modules.get<WikiReader>(WikiReader, { strict: false }));
-              return catalog.legacyCategory(title, null);
+              return catalog.legacyCategory(title, null, langid);
             };
-            return new ArchiveBuilder({ orm, source, store, guides, queries, users, images, imageFiles, renderer: settings.renderer, baseUrl: settings.publicBaseUrl, categoryBody, clock });
+            return new ArchiveBuilder({ orm, source, store, guides, queries, users, images, imageFiles, renderer: settings.renderer, baseUrl: settings.publicBaseUrl, categoryBody, translations, clock });
           },
-          [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, UserSummaries, MediaImages, MediaImageFiles, Clock, ModuleRef],
+          [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, UserSummaries, MediaImages, MediaImageFiles, Clock, ModuleRef, ReadGuideTranslation],
         ),
         factory(ArchiveScheduler, (builder: ArchiveBuilder, store: ArchiveStore, logger: Logger) => new ArchiveScheduler(builder, store, logger), [ArchiveBuilder, ArchiveStore, LOGGER]),
       ],

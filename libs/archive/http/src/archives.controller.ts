@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Controller, Get, HttpException, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Clock, InvalidParameterError, NotFoundError, RateLimitedError } from '@rc/shared-kernel';
+import { Clock, InvalidParameterError, NotFoundError, parseLangid, RateLimitedError } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { Endpoint, LOGGER } from '@rc/shared-http';
@@ -42,7 +42,7 @@ export class ArchiveNotFoundError extends NotFoundError {
 export class ArchiveChangesBusyError extends RateLimitedError {
   readonly code = 'ARCHIVE.CHANGES_BUSY';
   constructor(limit: number) {
-    super(`This server is already building ${limit} incremental archive${limit === 1 ? '' : 's'}; retry in a few seconds`, 5);
+    super(`This server is already building ${limit} archive${limit === 1 ? '' : 's'} per request (incremental or in a language); retry in a few seconds`, 5);
   }
 }
 
@@ -80,6 +80,16 @@ export function presentArchive(archive: ArchiveInfo, baseUrl: string, latest: bo
     changes_since: archive.startedAt ? Math.floor(archive.startedAt.getTime() / 1000) - CHANGES_MARGIN_SECONDS : null,
     latest,
   };
+}
+
+/** What `perRequest` streams: its validators and name, and the build writing into the response. */
+interface PerRequestArchive {
+  readonly etag: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly filename: string;
+  readonly log: Readonly<Record<string, unknown>>;
+  readonly message: string;
+  readonly stream: (signal: AbortSignal) => Promise<object>;
 }
 
 const DOWNLOAD = {
@@ -147,16 +157,25 @@ export class ArchivesController {
       '`<changes since until/>` and a `<deleted>` list of the guides deleted or made private since then (`<guide id reason date><path/></guide>`) and the categories deleted ' +
       '(`<document id type="category" reason="deleted" date>path</document>`). Apply the documents (replacing those of the same id: a renamed one has a new path), then the deletions, ' +
       'and ask next time with `since` = `until` (also in the `X-Archive-Until` header). A weak `ETag` (304 with `If-None-Match`) stays while nothing changes. ' +
-      '`since` not a UNIX timestamp, or in the future: 400; more builds at once than the server allows: 429 with `Retry-After`.',
+      '`since` not a UNIX timestamp, or in the future: 400; more builds at once than the server allows: 429 with `Retry-After`.\n\n' +
+      'With `langid` (a two-letter code): the **archive in that language**, built for the request and streamed the same way (weak `ETag`, 304, the same limit): every public guide and category ' +
+      'as `GET /guides/{id}?langid=` and the category page in that language show them (the translation where there is one, else the document in its own language, its `locale` saying which; ' +
+      'a translated guide\'s folder is named by its translated title), the manifest\'s `locale` the language asked. An unknown language code, or `langid` with `since`: 400.',
     errors: [400, 404, 429], notFound: 'Archive not found: GET /archives lists the archives kept',
   })
   @ApiQuery({ name: 'since', required: false, description: 'UNIX seconds: only what changed since then (an incremental archive)', example: 1764000000 })
+  @ApiQuery({ name: 'langid', required: false, description: 'A two-letter language code: every document in that language where translated (an archive built per request; not with `since`)', example: 'de' })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, ...DOWNLOAD })
   @ApiResponse({ status: 206, description: 'The range asked for' })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match or If-Modified-Since)' })
   async latest(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const since = sinceOf(query, this.clock.now());
+    const langid = parseLangid(query['langid']);
+    if (langid !== undefined && since) {
+      throw new InvalidParameterError("Parameters 'langid' and 'since' cannot be combined: an archive in a language is always complete (ask it without 'since')");
+    }
+    if (langid !== undefined) return this.language(langid, req, res);
     if (since) return this.changes(since, req, res);
     const archive = await this.store.latest();
     if (!archive) throw new ArchiveNotBuiltError(this.scheduler.schedule());
@@ -174,26 +193,58 @@ export class ArchivesController {
     await this.download(archive, req, res);
   }
 
+  /** An incremental archive (ArchiveBuilder.streamChanges), streamed per request. */
+  private changes(since: Date, req: Request, res: Response): Promise<void> {
+    const sinceSeconds = Math.floor(since.getTime() / 1000);
+    return this.perRequest(req, res, async () => {
+      const now = this.clock.now();
+      const until = new Date(Math.max(since.getTime(), Math.floor(now.getTime() / 1000 - CHANGES_MARGIN_SECONDS) * 1000));
+      const untilSeconds = Math.floor(until.getTime() / 1000);
+      return {
+        etag: `W/"changes-${sinceSeconds}-${await this.versionHash()}"`,
+        headers: { 'X-Archive-Until': String(untilSeconds) },
+        filename: `omanual-changes-${sinceSeconds}-${untilSeconds}.zip`,
+        log: { since: sinceSeconds, until: untilSeconds },
+        message: 'incremental archive',
+        stream: (signal) => this.builder.streamChanges(since, until, res, { signal }),
+      };
+    });
+  }
+
+  /** The archive in one language (ArchiveBuilder.streamLanguage), streamed per request. */
+  private language(langid: string, req: Request, res: Response): Promise<void> {
+    return this.perRequest(req, res, async () => ({
+      etag: `W/"lang-${langid}-${await this.versionHash()}"`,
+      headers: {},
+      filename: `omanual-${langid}.zip`,
+      log: { langid },
+      message: 'archive in a language',
+      stream: (signal) => this.builder.streamLanguage(langid, res, { signal }),
+    }));
+  }
+
+  /** The content version (it changes with any revision, translations' included), hashed for an ETag. */
+  private async versionHash(): Promise<string> {
+    return createHash('sha256').update(await this.builder.contentVersion()).digest('hex').slice(0, 32);
+  }
+
   /**
-   * Streams an incremental archive (ArchiveBuilder.streamChanges) as the response: a few at once
-   * per process; a client that goes away stops the build at the next document. Once the first
-   * bytes are out, a failure can only cut the response short (the ZIP is then incomplete, which
-   * any unzip detects); before, it is an ordinary error response.
+   * Streams an archive built for the request as the response: a few at once per process (the
+   * incremental ones and those in a language count together); a weak ETag from the content
+   * version answers `If-None-Match` with 304 before anything is built; a client that goes away
+   * stops the build at the next document. Once the first bytes are out, a failure can only cut
+   * the response short (the ZIP is then incomplete, which any unzip detects); before, it is an
+   * ordinary error response.
    */
-  private async changes(since: Date, req: Request, res: Response): Promise<void> {
+  private async perRequest(req: Request, res: Response, plan: () => Promise<PerRequestArchive>): Promise<void> {
     const limit = this.config.changesConcurrency ?? 2;
     if (this.building >= limit) throw new ArchiveChangesBusyError(limit);
     this.building++;
     try {
-      const now = this.clock.now();
-      const until = new Date(Math.max(since.getTime(), Math.floor(now.getTime() / 1000 - CHANGES_MARGIN_SECONDS) * 1000));
-      const version = await this.builder.contentVersion();
-      const sinceSeconds = Math.floor(since.getTime() / 1000);
-      const etag = `W/"changes-${sinceSeconds}-${createHash('sha256').update(version).digest('hex').slice(0, 32)}"`;
-      const untilSeconds = Math.floor(until.getTime() / 1000);
+      const { etag, headers, filename, log, message, stream } = await plan();
       res.setHeader('ETag', etag);
       res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('X-Archive-Until', String(untilSeconds));
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
       const matches = (req.headers['if-none-match'] ?? '').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.replace(/^W\//, '') || tag.trim() === '*');
       if (matches) {
         res.status(304).end();
@@ -201,7 +252,7 @@ export class ArchivesController {
       }
       res.status(200);
       res.setHeader('Content-Type', 'application/zip');
-      res.attachment(`omanual-changes-${sinceSeconds}-${untilSeconds}.zip`);
+      res.attachment(filename);
       if (req.method === 'HEAD') {
         res.end();
         return;
@@ -211,15 +262,15 @@ export class ArchivesController {
         if (!res.writableFinished) abort.abort(new Error('The client went away'));
       });
       try {
-        const result = await this.builder.streamChanges(since, until, res, { signal: abort.signal });
-        this.logger.info({ since: sinceSeconds, until: untilSeconds, ...result }, 'incremental archive sent');
+        const result = await stream(abort.signal);
+        this.logger.info({ ...log, ...result }, `${message} sent`);
       } catch (error) {
         if (abort.signal.aborted) return;
         if (!res.headersSent) {
-          for (const header of ['Content-Disposition', 'Content-Type', 'ETag', 'X-Archive-Until']) res.removeHeader(header);
+          for (const header of ['Content-Disposition', 'Content-Type', 'ETag', ...Object.keys(headers)]) res.removeHeader(header);
           throw error;
         }
-        this.logger.error({ err: error, since: sinceSeconds }, 'incremental archive failed mid-response');
+        this.logger.error({ err: error, ...log }, `${message} failed mid-response`);
         res.destroy(error as Error);
       }
     } finally {

@@ -101,8 +101,8 @@ export class CatalogApiModule implements OnModuleInit {
         factory(WikiViewFlushing, (c: WikiViewCounter, logger: Logger) => new WikiViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'wikis'), [WikiViewCounter, LOGGER]),
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i),
-          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages],
+          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i, tr),
+          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation],
         ),
       ],
       exports: [WikiReader, WikiDirectory, PageTags, TranslateWiki, WikiViewFlushing],

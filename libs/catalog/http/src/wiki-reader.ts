@@ -1,4 +1,4 @@
-import { ViewWiki, WikiImages, WikiQueries, WikiTags, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
+import { ViewWiki, WikiImages, WikiQueries, WikiTags, type ReadWikiTranslation, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
 import { unknownUserSummary, type Caller, type UserSummaries, type UserSummary } from '@rc/identity-contracts';
 import type { ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
@@ -58,6 +58,8 @@ export class WikiReader {
     private readonly users: UserSummaries,
     /** The images pages show, as the media context has them: one lookup per body or list. */
     private readonly images: WikiImages,
+    /** The pages' translations (`langid` reads of `legacyCategory`); none: every page reads in its own language. */
+    private readonly translations: ReadWikiTranslation | null = null,
   ) {}
 
   async present(page: WikiPage, viewer: Caller | null) {
@@ -125,9 +127,13 @@ export class WikiReader {
     return new Set(await this.guides.categoriesWithPublicGuides());
   }
 
-  /** `GET /categories/{name}`: the older category shape (reference §3.9). */
-  async legacyCategory(name: string, viewer: Caller | null) {
-    const page = await this.view.execute({ namespace: 'CATEGORY', title: name });
+  /**
+   * `GET /categories/{name}`: the older category shape (reference §3.9). `langid`: the page as that
+   * language shows it (its translation, or its own language when it has none; `locale` says which).
+   */
+  async legacyCategory(name: string, viewer: Caller | null, langid?: string) {
+    const current = await this.view.execute({ namespace: 'CATEGORY', title: name });
+    const page = langid !== undefined && this.translations ? await this.translations.execute(current, langid) : current;
     const full = await this.present(page, viewer);
     const s = page.state;
     return {

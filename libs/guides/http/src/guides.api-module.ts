@@ -208,7 +208,7 @@ export class GuidesApiModule implements OnModuleInit {
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM, GuideViewCounter],
         ),
       ],
-      exports: [TranslateGuide, TranslateStep, CommunityGuides, GuideReader, PublicGuideBodies, GuideViewFlushing, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
+      exports: [TranslateGuide, TranslateStep, ReadGuideTranslation, CommunityGuides, GuideReader, PublicGuideBodies, GuideViewFlushing, GuideBodyBuilder, GuideVersions, GuideQueries, CreateGuide, AddStep, SetGuidePublic, EditGuide, MarkGuide, GuideRepository],
     };
   }
 
