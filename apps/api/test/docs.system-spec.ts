@@ -32,8 +32,11 @@ describe('Swagger UI in headless Chromium', () => {
     browser = await HeadlessChromium.launch(chromium!);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await api?.close();
+    try {
+      await browser?.close();
+    } finally {
+      await api?.close();
+    }
   });
 
   it('renders every operation with no CSP violation, error or failed request, and "Try it out" calls the API', async () => {

@@ -83,12 +83,15 @@ describe('the README examples', () => {
     expect((await api.request('POST', '/user/token', { appId: 'demo-app-id', body: { email: 'bob@example.com', password: 'bob-new-long-password' } })).status).toBe(201);
     const saved = await readdir(work);
     expect(saved).toContain('omanual.zip');
-    // The latest archive under its own name, omanual.zip, and the incremental archive of the update example.
+    // The latest archive under its own name, omanual.zip, the incremental archive of the update
+    // example and the German archive.
     expect(saved).toContain('changes.zip');
-    expect(saved.filter((name) => name.endsWith('.zip'))).toHaveLength(3);
+    expect(saved).toContain('omanual-de.zip');
+    expect(saved.filter((name) => name.endsWith('.zip'))).toHaveLength(4);
     const zip = await readFile(join(work, 'omanual.zip'));
     expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
     expect((await readFile(join(work, 'changes.zip'))).subarray(0, 2).toString('latin1')).toBe('PK');
+    expect((await readFile(join(work, 'omanual-de.zip'))).subarray(0, 2).toString('latin1')).toBe('PK');
     // The update example kept the since of the next update, from the response's X-Archive-Until.
     expect(await readFile(join(work, 'headers.txt'), 'utf8')).toMatch(/^x-archive-until: \d+\r?$/im);
   }, 480_000);

@@ -153,6 +153,7 @@ export class HeadlessChromium {
     const exited = new Promise((resolve) => this.process.once('exit', resolve));
     this.process.kill();
     await exited;
-    rmSync(this.profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be writing to the profile for a moment after it exits.
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
