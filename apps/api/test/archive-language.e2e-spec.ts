@@ -1,35 +1,15 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import yauzl from 'yauzl';
 import { ArchiveBuilder, ArchivesController } from '@rc/archive-http';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
+import { readZip } from './support/zip.js';
 
-/** Every file of a ZIP by name (yauzl reads the central directory: a truncated ZIP fails). */
-function readZip(zip: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('no zip'));
-      const files = new Map<string, string>();
-      file.on('error', reject);
-      file.on('end', () => resolve(files));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
+/** Every file of a ZIP by name, as text. */
+async function readZipText(zip: Buffer): Promise<Map<string, string>> {
+  return new Map((await readZip(zip)).map(([name, data]) => [name, data.toString('utf8')]));
 }
 
 interface Download {
@@ -66,11 +46,11 @@ describe('offline archives per language (GET /archives/omanual?langid=)', () => 
     await api.running.app.get(ArchiveBuilder).build();
     const latest = await download('/archives/omanual');
     expect(latest.status).toBe(200);
-    full = await readZip(latest.body);
+    full = await readZipText(latest.body);
     const de = await download('/archives/omanual?langid=de');
     expect(de.status).toBe(200);
     germanEtag = de.headers.get('etag')!;
-    german = await readZip(de.body);
+    german = await readZipText(de.body);
   }, 120_000);
 
   afterAll(async () => {
@@ -180,14 +160,14 @@ describe('offline archives per language (GET /archives/omanual?langid=)', () => 
     const next = await download('/archives/omanual?langid=de', { 'If-None-Match': germanEtag });
     expect(next.status).toBe(200);
     expect(next.headers.get('etag')).not.toBe(germanEtag);
-    const files = await readZip(next.body);
+    const files = await readZipText(next.body);
     const doc = parseXml(files.get(guidePath(battery!.id, 'iPhone 12 Battery Replacement'))!);
     expect(doc.getElementsByTagName('guide')[0]!.getAttribute('locale')).toBe('de');
     expect(doc.getElementsByTagName('title')[0]!.textContent).toBe('iPhone 12 Akkutausch');
     // The archive without langid is the one built, untouched.
     const latest = await download('/archives/omanual');
     expect(latest.headers.get('etag')).toMatch(/^"sha256-[0-9a-f]{64}"$/);
-    expect([...(await readZip(latest.body))]).toEqual([...full]);
+    expect([...(await readZipText(latest.body))]).toEqual([...full]);
   });
 
   it('refuses an unknown language code, langid with since, and more builds than the server allows', async () => {

@@ -6,3 +6,4 @@ export * from './pg-listener.js';
 export * from './env-reader.js';
 export * from './notified-loop.js';
 export * from './read-replicas.js';
+export * from './statement-view-tally.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ViewTally } from '@rc/shared-kernel';
+import { StatementViewTally } from '@rc/shared-infra-mikro-orm';
 
 /**
  * Adds counted views to `wiki_page_stats` in one statement per flush (never one per read): each
@@ -12,14 +12,8 @@ export const WIKI_VIEWS_ADD_SQL = `INSERT INTO wiki_page_stats AS s (wiki_id, vi
   ON CONFLICT (wiki_id) DO UPDATE SET views = s.views + excluded.views
   RETURNING s.wiki_id AS id, s.views::text AS views`;
 
-export class MikroOrmWikiViewTally extends ViewTally {
-  constructor(private readonly em: EntityManager) {
-    super();
-  }
-
-  async add(counts: ReadonlyMap<number, number>): Promise<ReadonlyMap<number, number>> {
-    if (!counts.size) return new Map();
-    const rows = await this.em.fork().getConnection().execute<{ id: number; views: string }[]>(WIKI_VIEWS_ADD_SQL, [JSON.stringify([...counts])]);
-    return new Map(rows.map((r) => [r.id, Number(r.views)]));
+export class MikroOrmWikiViewTally extends StatementViewTally {
+  constructor(em: EntityManager) {
+    super(em, WIKI_VIEWS_ADD_SQL);
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ViewTally } from '@rc/shared-kernel';
+import { StatementViewTally } from '@rc/shared-infra-mikro-orm';
 
 /**
  * Adds counted views to `guide_stats` in one statement per flush (never one per read): each guide
@@ -12,15 +12,8 @@ export const GUIDE_VIEWS_ADD_SQL = `INSERT INTO guide_stats AS s (guide_id, view
   ON CONFLICT (guide_id) DO UPDATE SET views = s.views + excluded.views
   RETURNING s.guide_id AS id, s.views::text AS views`;
 
-export class MikroOrmGuideViewTally extends ViewTally {
-  constructor(private readonly em: EntityManager) {
-    super();
-  }
-
-  async add(counts: ReadonlyMap<number, number>): Promise<ReadonlyMap<number, number>> {
-    if (!counts.size) return new Map();
-    // A context of its own: flushes run in the background, outside any request.
-    const rows = await this.em.fork().getConnection().execute<{ id: number; views: string }[]>(GUIDE_VIEWS_ADD_SQL, [JSON.stringify([...counts])]);
-    return new Map(rows.map((r) => [r.id, Number(r.views)]));
+export class MikroOrmGuideViewTally extends StatementViewTally {
+  constructor(em: EntityManager) {
+    super(em, GUIDE_VIEWS_ADD_SQL);
   }
 }
