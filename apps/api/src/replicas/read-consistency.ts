@@ -1,5 +1,6 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import { formatLsn, inReadScope, parseLsn, ReplicaRoutingDriver, type Lsn, type ReadScope, type ReplicaSet } from '@rc/shared-infra-mikro-orm';
 import type { ApiRequest } from '@rc/shared-http';
 import type { Response } from 'express';
@@ -22,7 +23,7 @@ const MAX_CALLERS = 100_000;
  * get the same guarantee across processes by sending back {@link CONSISTENCY_HEADER}.
  */
 export class ReadConsistency implements OnModuleInit, OnApplicationShutdown {
-  private readonly callers = new Map<number, Lsn>();
+  private readonly callers = new LRUCache<number, Lsn>({ max: MAX_CALLERS });
 
   constructor(readonly replicas: ReplicaSet | null) {}
 
@@ -36,18 +37,16 @@ export class ReadConsistency implements OnModuleInit, OnApplicationShutdown {
 
   /** The position a caller must read at or after (`null`: none known). */
   required(caller: number | null, echoed: Lsn | null): Lsn | null {
-    const known = caller === null ? null : (this.callers.get(caller) ?? null);
+    const known = caller === null ? null : (this.callers.peek(caller) ?? null);
     if (known === null) return echoed;
     return echoed === null || known > echoed ? known : echoed;
   }
 
   /** Remembers that a caller wrote or was answered at `lsn`. */
   raise(caller: number, lsn: Lsn): void {
-    const known = this.callers.get(caller);
+    const known = this.callers.peek(caller);
     if (known !== undefined && known >= lsn) return;
-    this.callers.delete(caller);
     this.callers.set(caller, lsn);
-    if (this.callers.size > MAX_CALLERS) this.callers.delete(this.callers.keys().next().value!);
   }
 
   /** How many callers are remembered (for the tests and the metrics). */

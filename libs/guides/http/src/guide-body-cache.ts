@@ -1,4 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { etagOf, hashOf } from '@rc/shared-http';
 import { viewsIn, withViews } from './guide-body-template.js';
 
@@ -62,19 +63,36 @@ export interface GuideBodyCacheOptions {
  * with one cheap query per request), so a write is visible to the next read on every instance.
  */
 export class GuideBodyCache {
-  private readonly entries = new Map<string, CachedBody>();
+  /**
+   * Least recently used first out within the byte budget (lru-cache: a `Map` kept in order by
+   * deleting and re-inserting keys costs V8 a scan over the deleted slots at its front on every
+   * eviction). An entry that goes, however, leaves the users' index (see `unindex`).
+   */
+  private readonly entries: LRUCache<string, CachedBody>;
   /** User id → keys of the entries that show the user. */
   private readonly byUser = new Map<number, Set<string>>();
-  /** Keys of bodies recently not kept (see `admits`), oldest first. */
-  private readonly turnedAway = new Set<string>();
-  private bytes = 0;
+  /** Keys of bodies recently not kept (see `admits`), least recently turned away first out. */
+  private readonly turnedAway: LRUCache<string, true>;
   hits = 0;
   misses = 0;
 
   constructor(
     private readonly options: GuideBodyCacheOptions,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache<string, CachedBody>({
+      maxSize: Math.max(1, options.maxBytes),
+      sizeCalculation: (entry) => Math.max(1, entry.gzip.length),
+      // `refreshViews` replaces an entry by one showing the same users: its index stays.
+      noDisposeOnSet: true,
+      dispose: (entry, key) => this.unindex(key, entry),
+    });
+    this.turnedAway = new LRUCache<string, true>({ max: Math.max(1024, Math.floor(options.maxBytes / 4096)) });
+  }
+
+  private get bytes(): number {
+    return this.entries.calculatedSize;
+  }
 
   get enabled(): boolean {
     return this.options.maxBytes > 0;
@@ -85,14 +103,13 @@ export class GuideBodyCache {
   }
 
   get(key: string, version: string): CachedBody | null {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry || entry.version !== version || (!entry.pinned && this.now() - entry.storedAt > this.options.maxAgeMs)) {
       this.misses++;
       return null;
     }
-    // Most recently used last.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // Most recently used.
+    this.entries.get(key);
     this.hits++;
     return entry;
   }
@@ -116,16 +133,12 @@ export class GuideBodyCache {
     const entry: CachedBody = { ...tags, gzip: compress(json) };
     this.remove(key);
     if (entry.gzip.length <= this.options.maxBytes) {
+      // May drop the least recently used entries until the budget holds this one.
       this.entries.set(key, entry);
-      this.bytes += entry.gzip.length;
       for (const id of entry.users) {
         let keys = this.byUser.get(id);
         if (!keys) this.byUser.set(id, (keys = new Set()));
         keys.add(key);
-      }
-      for (const oldest of this.entries.keys()) {
-        if (this.bytes <= this.options.maxBytes) break;
-        this.remove(oldest);
       }
     }
     return { entry, json };
@@ -140,12 +153,7 @@ export class GuideBodyCache {
     const average = this.entries.size ? this.bytes / this.entries.size : 0;
     if (this.entries.has(key) || this.bytes + average <= this.options.maxBytes) return true;
     if (this.turnedAway.delete(key)) return true;
-    this.turnedAway.add(key);
-    const limit = Math.max(1024, Math.floor(this.options.maxBytes / 4096));
-    for (const oldest of this.turnedAway) {
-      if (this.turnedAway.size <= limit) break;
-      this.turnedAway.delete(oldest);
-    }
+    this.turnedAway.set(key, true);
     return false;
   }
 
@@ -157,10 +165,7 @@ export class GuideBodyCache {
     const json = withViews(jsonOf(entry).toString(), views);
     const etag = etagOf(hashOf(json), parseInt(entry.version, 10) || null);
     const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsAt: this.now() };
-    if (this.entries.get(key) === entry) {
-      this.entries.set(key, next);
-      this.bytes += next.gzip.length - entry.gzip.length;
-    }
+    if (this.entries.peek(key) === entry) this.entries.set(key, next);
     return next;
   }
 
@@ -171,15 +176,19 @@ export class GuideBodyCache {
 
   /** Entries kept until announced changes are served for `maxAgeMs` from now on (the announcements stopped). */
   unpinAll(): void {
-    for (const [key, entry] of this.entries) if (entry.pinned) this.entries.set(key, { ...entry, pinned: false });
+    // Least recently used first, so that setting each again keeps their order.
+    const pinned: [string, CachedBody][] = [];
+    this.entries.rforEach((entry, key) => void (entry.pinned && pinned.push([key, entry])));
+    for (const [key, entry] of pinned) this.entries.set(key, { ...entry, pinned: false });
   }
 
   private remove(key: string): void {
-    const old = this.entries.get(key);
-    if (!old) return;
     this.entries.delete(key);
-    this.bytes -= old.gzip.length;
-    for (const id of old.users) {
+  }
+
+  /** Takes a body that goes (dropped, evicted or replaced by `put`) out of the users' index. */
+  private unindex(key: string, entry: CachedBody): void {
+    for (const id of entry.users) {
       const keys = this.byUser.get(id);
       keys?.delete(key);
       if (keys?.size === 0) this.byUser.delete(id);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** A public guide's version (`null`: not public, deleted or unknown) and the prerequisites it covers. */
 export interface GuideVersionRow {
@@ -47,7 +48,8 @@ const SYNC = 'sync:';
  * listener at the same moment, as PostgreSQL signals all listeners on commit).
  */
 export class GuideVersions {
-  private readonly known = new Map<number, Known>();
+  /** Least recently used first out (lru-cache: see memoizedRenderer for why not a `Map` kept in order). */
+  private readonly known: LRUCache<number, Known>;
   /** Prerequisite id → remembered guides whose version covers it. */
   private readonly dependents = new Map<number, Set<number>>();
   /** Guide id → sequence number of its latest notification (bounded; `floor` covers what was dropped). */
@@ -69,7 +71,9 @@ export class GuideVersions {
   constructor(
     private readonly source: GuideVersionSource,
     private readonly options: GuideVersionsOptions,
-  ) {}
+  ) {
+    this.known = new LRUCache<number, Known>({ max: Math.max(1, options.maxEntries ?? 50_000), dispose: (known, guideId) => this.unlink(guideId, known) });
+  }
 
   get coherence(): GuideCoherence {
     return this.options.coherence;
@@ -229,23 +233,21 @@ export class GuideVersions {
 
   private remember(guideId: number, known: Known): void {
     this.forget(guideId);
+    // May drop the least recently used entry (its links go with it: see the constructor).
     this.known.set(guideId, known);
     for (const id of known.prerequisites) {
       let set = this.dependents.get(id);
       if (!set) this.dependents.set(id, (set = new Set()));
       set.add(guideId);
     }
-    const max = this.options.maxEntries ?? 50_000;
-    if (this.known.size > max) {
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.forget(oldest);
-    }
   }
 
   private forget(guideId: number): void {
-    const known = this.known.get(guideId);
-    if (!known) return;
     this.known.delete(guideId);
+  }
+
+  /** Drops the links of a remembered guide that is forgotten. */
+  private unlink(guideId: number, known: Known): void {
     for (const id of known.prerequisites) {
       const set = this.dependents.get(id);
       set?.delete(guideId);
@@ -254,8 +256,8 @@ export class GuideVersions {
   }
 
   private forgetAll(): void {
-    this.known.clear();
     this.dependents.clear();
+    this.known.clear();
     this.onReset();
   }
 }
