@@ -140,6 +140,34 @@ describe('contributors, counts and views', () => {
     });
   });
 
+  describe('a page read while its views are flushed', () => {
+    it('keeps its bytes and ETag within a VIEW_REFRESH_SECONDS window, so revalidations get 304s, while an instance refreshing at once shows the stored total', async () => {
+      const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: api.db.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false', VIEW_FLUSH_SECONDS: '3600', VIEW_REFRESH_SECONDS: '3600' });
+      const windowed = await startApi(config, pino({ level: 'error' }), { identity: { argon2: { memoryCost: 4096, timeCost: 1, parallelism: 1 } } });
+      try {
+        const path = '/wikis/CATEGORY/iPhone_12';
+        const hour = () => Math.floor(Date.now() / 3_600_000);
+        // The windows are wall-clock hours here: a read pair across the top of an hour is read again.
+        for (let attempt = 0; ; attempt++) {
+          const at = hour();
+          const first = await get(path, {}, windowed.url);
+          const { views } = await json(first);
+          for (let i = 0; i < 3; i++) expect((await get(path, {}, windowed.url)).status).toBe(200);
+          await flushWikis(windowed);
+          await api.sql('UPDATE wiki_page_stats SET views = views + 1000 WHERE wiki_id = (SELECT id FROM wiki_pages WHERE namespace = $1 AND title = $2)', ['CATEGORY', 'iPhone 12']);
+          const again = await get(path, { 'If-None-Match': first.headers.get('etag')! }, windowed.url);
+          if (hour() !== at && attempt === 0) continue;
+          expect(again.status).toBe(304);
+          // Another instance, reading the stored total on every request (VIEW_REFRESH_SECONDS=0), shows the views counted meanwhile.
+          expect((await api.request('GET', path)).body.views).toBeGreaterThanOrEqual(views + 4 + 1000);
+          break;
+        }
+      } finally {
+        await windowed.close();
+      }
+    });
+  });
+
   describe('GET /guides?order=', () => {
     it('orders by views, favourites, popularity and publication, most first, and refuses other orders', async () => {
       const a = await publicGuide('Order A');

@@ -31,7 +31,7 @@ import { WikiHistoryController } from './wiki-history.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
-import { WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
+import { ShownWikiViews, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -43,6 +43,8 @@ export interface CatalogSettings {
   readonly keptTreeVersions?: number;
   /** Seconds between the writes of the page views counted in memory. */
   readonly viewFlushSeconds: number;
+  /** Seconds a page shows the same view count (see ShownWikiViews; 0: the stored total on every read). */
+  readonly viewRefreshSeconds: number;
 }
 
 /** How the app answers the catalog's CategoryGuides port: the modules it needs and the binding. */
@@ -101,7 +103,7 @@ export class CatalogApiModule implements OnModuleInit {
         factory(WikiViewFlushing, (c: WikiViewCounter, logger: Logger) => new WikiViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'wikis'), [WikiViewCounter, LOGGER]),
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i, tr),
+          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i, tr, new ShownWikiViews((id) => q.views(id), settings.viewRefreshSeconds * 1000)),
           [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation],
         ),
       ],

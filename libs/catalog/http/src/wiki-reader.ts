@@ -3,6 +3,7 @@ import { unknownUserSummary, type Caller, type UserSummaries, type UserSummary }
 import type { ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
 import { presentWiki, presentWikiSummary, wikiImageIds } from './wiki.presenter.js';
+import type { ShownWikiViews } from './wiki-views.js';
 
 /**
  * A part or tool as a category lists it: the items of the category's public guides merged by name
@@ -60,6 +61,8 @@ export class WikiReader {
     private readonly images: WikiImages,
     /** The pages' translations (`langid` reads of `legacyCategory`); none: every page reads in its own language. */
     private readonly translations: ReadWikiTranslation | null = null,
+    /** The views pages show (see ShownWikiViews); by default the stored total, read with each body. */
+    private readonly views: Pick<ShownWikiViews, 'of'> = { of: (pageId) => this.queries.views(pageId) },
   ) {}
 
   async present(page: WikiPage, viewer: Caller | null) {
@@ -74,7 +77,7 @@ export class WikiReader {
       page.state.related.length ? this.queries.byRefs(page.state.related) : [],
       // Up to the revision shown: an old revision lists the authors it had.
       this.queries.contributors(page.id, page.state.revisionid),
-      this.queries.views(page.id),
+      this.views.of(page.id),
     ]);
     const editorIds = contributors.map((c) => c.userId);
     const [users, images] = await Promise.all([
