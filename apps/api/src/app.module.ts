@@ -68,7 +68,7 @@ export class AppModule {
         IdentityApiModule.register(config, options.identity),
         guides,
         CatalogApiModule.register(
-          { publicBaseUrl: config.publicBaseUrl, renderer, keptTreeVersions: config.databaseReplicaUrls.length ? 2 : 1, viewFlushSeconds: config.viewFlushSeconds, viewRefreshSeconds: config.viewRefreshSeconds },
+          { publicBaseUrl: config.publicBaseUrl, renderer, keptTreeVersions: config.databaseReplicaUrls.length ? 2 : 1, viewFlushSeconds: config.viewFlushSeconds, viewRefreshSeconds: config.viewRefreshSeconds, pageCacheMb: config.pageCacheMb },
           { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
         ),
         SearchApiModule.register(guides),

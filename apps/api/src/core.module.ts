@@ -5,6 +5,7 @@ import { Clock, SystemClock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
 import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
+import { ContentStampPruning } from './wiring/content-stamp-pruning.js';
 
 export const APP_CONFIG = Symbol('AppConfig');
 /** The URL of the database in use (external, or the embedded server started for this process). */
@@ -26,6 +27,7 @@ export class CoreModule {
         { provide: Clock, useValue: clock },
         factory(UnitOfWork, (orm: MikroORM) => new MikroOrmUnitOfWork(orm.em), [MikroORM]),
         ConflictBodies,
+        factory(ContentStampPruning, (url: string, logger: Logger) => new ContentStampPruning(url, logger), [DATABASE_URL, LOGGER]),
       ],
       exports: [APP_CONFIG, LOGGER, DATABASE_URL, Clock, UnitOfWork, ConflictBodies],
     };

@@ -31,6 +31,8 @@ export interface AppConfig {
   readonly eventDelivery: boolean;
   /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
   readonly guideCacheMb: number;
+  /** Byte budget of each context's kept list and page bodies (guide lists, wiki pages), in MiB (0: none kept). */
+  readonly pageCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
   readonly guideCacheMaxAgeSeconds: number;
   /** How cached guide bodies stay coherent with the database across instances (see GuideVersions). */
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     eventDelivery: bool('EVENT_DELIVERY', true),
     guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
+    pageCacheMb: int('PAGE_CACHE_MB', 16, 0, 4096),
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
     guideCacheCoherence: coherence as 'notify' | 'lookup',
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),

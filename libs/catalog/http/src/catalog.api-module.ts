@@ -31,7 +31,8 @@ import { WikiHistoryController } from './wiki-history.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
-import { ShownWikiViews, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
+import { ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -45,6 +46,8 @@ export interface CatalogSettings {
   readonly viewFlushSeconds: number;
   /** Seconds a page shows the same view count (see ShownWikiViews; 0: the stored total on every read). */
   readonly viewRefreshSeconds: number;
+  /** Byte budget of the kept page bodies, in MiB (0: pages are built on every read; see WikiPageBodies). */
+  readonly pageCacheMb: number;
 }
 
 /** How the app answers the catalog's CategoryGuides port: the modules it needs and the binding. */
@@ -101,10 +104,13 @@ export class CatalogApiModule implements OnModuleInit {
         categoryGuides.provider,
         factory(WikiViewCounter, (orm: MikroORM) => new WikiViewCounter(new MikroOrmWikiViewTally(em(orm))), [MikroORM]),
         factory(WikiViewFlushing, (c: WikiViewCounter, logger: Logger) => new WikiViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'wikis'), [WikiViewCounter, LOGGER]),
+        factory(ShownWikiViews, (q: WikiQueries) => new ShownWikiViews((id) => q.views(id), settings.viewRefreshSeconds * 1000), [WikiQueries]),
+        factory(WikiPageBodies, () => new WikiPageBodies(settings.pageCacheMb * 1024 * 1024), []),
+        factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i, tr, new ShownWikiViews((id) => q.views(id), settings.viewRefreshSeconds * 1000)),
-          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation],
+          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation, s: ShownWikiViews) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i, tr, s),
+          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation, ShownWikiViews],
         ),
       ],
       exports: [WikiReader, WikiDirectory, PageTags, TranslateWiki, WikiViewFlushing],

@@ -19,7 +19,7 @@ import {
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parseLangid, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, optionalId, representsRevision, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
+import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, optionalId, representsRevision, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
@@ -36,7 +36,8 @@ import {
 } from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { removedPagesIfAsked, WIKI_INCLUDE_DELETED_QUERY, WikiChangesResponseDto } from './wiki-changes.js';
-import { WikiViewCounter } from './wiki-views.js';
+import { ShownWikiViews, WikiPageBodies, WikiViewCounter } from './wiki-views.js';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 
 type Query = Record<string, unknown>;
 
@@ -64,6 +65,9 @@ export class CatalogController {
     private readonly translate: TranslateWiki,
     private readonly translations: ReadWikiTranslation,
     private readonly views: WikiViewCounter,
+    private readonly shownViews: ShownWikiViews,
+    private readonly pageBodies: WikiPageBodies,
+    private readonly stamps: ContentStampReader,
   ) {}
 
   @Get('categories')
@@ -173,6 +177,17 @@ export class CatalogController {
   async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const langid = parseLangid(query['langid']);
     const revisionid = optionalId(query, 'revisionid');
+    // An anonymous read of the current revision in the page's own language: kept (see WikiPageBodies).
+    const window = this.shownViews.window();
+    const keeps = viewer === null && langid === undefined && revisionid === undefined && window !== null && this.pageBodies.enabled && !wantsPretty(req);
+    const stamp = keeps ? await this.stamps.current() : null;
+    const key = `${namespaceOf(ns)}\u0000${title}`;
+    const kept = stamp === null ? null : this.pageBodies.get(key, stamp);
+    if (kept && kept.extra.window === window) {
+      representsRevision(res, kept.extra.revisionid, kept.extra.modified);
+      if (req.method === 'GET') this.views.record(kept.extra.pageId);
+      return answerOf(kept);
+    }
     let page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: langid === undefined ? revisionid : undefined });
     if (langid !== undefined) {
       const translated = await this.translations.execute(page, langid);
@@ -182,6 +197,10 @@ export class CatalogController {
     representsRevision(res, body.revisionid, body.modified_date);
     // A read of the current revision (a 200 or a 304) of a GET is a view, counted in memory and written in batches.
     if (revisionid === undefined && req.method === 'GET') this.views.record(page.id);
+    // Kept only when built within the window it was asked in (its views are that window's).
+    if (stamp !== null && this.shownViews.window() === window) {
+      return answerOf(this.pageBodies.put(key, stamp, body, { pageId: page.id, revisionid: body.revisionid, modified: body.modified_date ?? null, window: window! }));
+    }
     return body;
   }
 

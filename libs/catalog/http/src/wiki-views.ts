@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { ViewCounter } from '@rc/shared-kernel';
-import { ViewFlushing } from '@rc/shared-http';
+import { StampedBodies, ViewFlushing } from '@rc/shared-http';
 
 /** The catalog's view counter (see ViewCounter): views of `GET /wikis/{namespace}/{title}`, written to `wiki_page_stats` in batches. */
 export class WikiViewCounter extends ViewCounter {}
@@ -29,9 +29,14 @@ export class ShownWikiViews {
     this.shown = new LRUCache({ max: Math.max(1, maxPages) });
   }
 
+  /** The current window (null: no windows, the total is read on every request). */
+  window(): number | null {
+    return this.refreshMs > 0 ? Math.floor(this.now() / this.refreshMs) : null;
+  }
+
   async of(pageId: number): Promise<number> {
-    if (this.refreshMs <= 0) return this.read(pageId);
-    const window = Math.floor(this.now() / this.refreshMs);
+    const window = this.window();
+    if (window === null) return this.read(pageId);
     const kept = this.shown.get(pageId);
     if (kept?.window === window) return kept.views;
     const views = await this.read(pageId);
@@ -39,3 +44,19 @@ export class ShownWikiViews {
     return views;
   }
 }
+
+/** What a kept page body needs besides its bytes: the page (a read counts a view of it), the revision it represents, and the views window it shows. */
+export interface KeptPage {
+  readonly pageId: number;
+  readonly revisionid: number;
+  readonly modified: number | null;
+  readonly window: number;
+}
+
+/**
+ * Anonymous reads of the current revision of a page, in its own language, kept serialized with the
+ * content stamp they were built after (see StampedBodies) and served within the views window they
+ * show (ShownWikiViews): a change to the page, its tree, tags, authors, guides or images changes
+ * the stamp. Nothing is kept when views are read on every request (VIEW_REFRESH_SECONDS=0).
+ */
+export class WikiPageBodies extends StampedBodies<KeptPage> {}

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
-import { onPrimary } from '@rc/shared-infra-mikro-orm';
+import { ContentStampReader, onPrimary } from '@rc/shared-infra-mikro-orm';
 import {
   AddStep,
   CategoryDirectory,
@@ -69,6 +69,7 @@ import { GuideHistoryController } from './guide-history.controller.js';
 import { UserGuidesController } from './user-guides.controller.js';
 import { SiteController, SiteSettings } from './site.controller.js';
 import { TagsController } from './tags.controller.js';
+import { GuideListBodies } from './guide-list-bodies.js';
 
 const WRITE_DEPS = Symbol('GuideWriteDeps');
 
@@ -91,6 +92,8 @@ export interface GuidesSettings {
   readonly viewFlushSeconds: number;
   /** How long a kept guide body shows its view count before a newer stored one replaces it. */
   readonly viewRefreshSeconds: number;
+  /** Byte budget of the kept list bodies, in MiB (0: lists are built on every read; see GuideListBodies). */
+  readonly pageCacheMb: number;
 }
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
@@ -172,6 +175,8 @@ export class GuidesApiModule implements OnModuleInit {
           (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
           [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
+        factory(GuideListBodies, () => new GuideListBodies(settings.pageCacheMb * 1024 * 1024), []),
+        factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(GuideViewCounter, (orm: MikroORM) => new GuideViewCounter(new MikroOrmGuideViewTally(em(orm))), [MikroORM]),
         factory(GuideViewFlushing, (c: GuideViewCounter, logger: Logger) => new GuideViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'guides'), [GuideViewCounter, LOGGER]),
         factory(GuideVersionLookup, () => new GuideVersionLookup(settings.databaseUrl), []),

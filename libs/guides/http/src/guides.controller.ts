@@ -34,6 +34,8 @@ import { PublicGuideBodies } from './public-guide-bodies.js';
 import { GuideChangesResponseDto } from './dto/guide-changes.response.dto.js';
 import { INCLUDE_DELETED_QUERY, removedGuidesIfAsked } from './guide-changes.js';
 import { GuideXml } from './omanual-responses.js';
+import { GuideListBodies, stampedList } from './guide-list-bodies.js';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 
 type Query = Record<string, unknown>;
 
@@ -76,6 +78,8 @@ const REVISION = { name: 'revisionid', required: true, description: 'The current
 @Controller('guides')
 export class GuidesController {
   constructor(
+    private readonly listBodies: GuideListBodies,
+    private readonly stamps: ContentStampReader,
     private readonly reader: GuideReader,
     private readonly bodies: PublicGuideBodies,
     private readonly queries: GuideQueries,
@@ -105,23 +109,25 @@ export class GuidesController {
   @ApiQuery({ name: 'modifiedSince', required: false }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
   @ApiQuery(INCLUDE_DELETED_QUERY) @ApiExtraModels(GuideSummaryResponseDto, GuideChangesResponseDto)
   @ApiOkResponse({ description: 'Guide summaries (reference §3.4); `{guides, deleted}` with `modifiedSince` and `includeDeleted`', schema: { oneOf: [{ type: 'array', items: { $ref: getSchemaPath(GuideSummaryResponseDto) } }, { $ref: getSchemaPath(GuideChangesResponseDto) }] } })
-  async list(@Query() query: Query) {
-    const ids = list(query, 'guideids');
-    if (ids) {
-      const guideIds = ids.slice(0, 50).map((id) => parseId(id)).filter((id): id is number => id !== null);
-      return this.reader.summaries(await this.queries.byIds(guideIds));
-    }
-    const page = parsePage(query);
-    const deleted = await removedGuidesIfAsked(this.queries, query, timestamp(query, 'modifiedSince'), page);
-    const guides = await this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), ...listOrder(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
-    return deleted ? { guides, deleted } : guides;
+  async list(@Query() query: Query, @Req() req: Request) {
+    return stampedList(this.listBodies, this.stamps, req, async () => {
+      const ids = list(query, 'guideids');
+      if (ids) {
+        const guideIds = ids.slice(0, 50).map((id) => parseId(id)).filter((id): id is number => id !== null);
+        return this.reader.summaries(await this.queries.byIds(guideIds));
+      }
+      const page = parsePage(query);
+      const deleted = await removedGuidesIfAsked(this.queries, query, timestamp(query, 'modifiedSince'), page);
+      const guides = await this.reader.summaries(await this.queries.list({ types: list(query, 'filter'), ...listOrder(query), modifiedSince: timestamp(query, 'modifiedSince') }, page));
+      return deleted ? { guides, deleted } : guides;
+    });
   }
 
   @Get('featured')
   @Endpoint({ summary: 'Featured guides (flag GUIDE_STARRED)', errors: [400] })
   @ApiOkResponse(GUIDE_LIST)
-  async featured(@Query() query: Query) {
-    return this.reader.summaries(await this.queries.list({ order: order(query), flag: 'GUIDE_STARRED' }, parsePage(query)));
+  async featured(@Query() query: Query, @Req() req: Request) {
+    return stampedList(this.listBodies, this.stamps, req, async () => this.reader.summaries(await this.queries.list({ order: order(query), flag: 'GUIDE_STARRED' }, parsePage(query))));
   }
 
   @Get(':guideid')

@@ -68,17 +68,18 @@ function notModifiedSince(header: string | undefined, modified: number | null): 
  * For a 200 answer to a GET or HEAD about to be sent with these bytes: sets its validators (a strong
  * `ETag`, and `Last-Modified` for a revision of a versioned resource) and its caching headers, then
  * says whether the request's conditions make it a 304 (`If-None-Match`, else `If-Modified-Since`).
- * Answers that already carry an ETag (the guide bodies answered from the cache) are left alone.
+ * Answers that already carry an ETag (the guide bodies answered from the cache) are left alone;
+ * `hash`: the hash of `bytes` when already known (a kept body's).
  *
  * Caching: every answer varies on `Authorization`; one to a request with credentials is
  * `Cache-Control: private, no-cache` (what it shows may depend on the viewer), others `public,
  * no-cache` (a shared cache may keep them, but must revalidate each use: it never serves a body
  * older than the API's current one). A `Cache-Control` the route set stays.
  */
-export function conditionalGet(req: IncomingMessage, res: ServerResponse, status: number, bytes: string | Buffer): boolean {
+export function conditionalGet(req: IncomingMessage, res: ServerResponse, status: number, bytes: string | Buffer, hash?: string | null): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || status !== 200 || res.hasHeader('ETag')) return false;
   const represented = revisions.get(res);
-  const etag = etagOf(hashOf(bytes), represented?.revisionid);
+  const etag = etagOf(hash ?? hashOf(bytes), represented?.revisionid);
   res.setHeader('ETag', etag);
   if (represented?.modified != null) res.setHeader('Last-Modified', new Date(represented.modified * 1000).toUTCString());
   vary(res, 'Authorization');

@@ -28,3 +28,4 @@ export * from './markup/wiki-renderer.js';
 export * from './text-diff.js';
 export * from './change-note.js';
 export * from './view-flushing.js';
+export * from './stamped-bodies.js';

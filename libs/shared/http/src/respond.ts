@@ -15,6 +15,8 @@ export class SerializedJson {
   constructor(
     readonly json: Buffer | string,
     readonly encoding: 'gzip' | null = null,
+    /** The hash of exactly these bytes when already known (`hashOf`): the ETag is not computed again. */
+    readonly hash: string | null = null,
   ) {}
 }
 
@@ -32,7 +34,7 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   if (body instanceof SerializedJson && body.encoding) res.setHeader('Content-Encoding', body.encoding);
   const text = body instanceof SerializedJson ? body.json : JSON.stringify(body, null, pretty ? 2 : undefined);
   // Every GET answer carries validators; a request whose copy is current gets a 304 (conditional.ts).
-  if (res.req && conditionalGet(res.req, res, status, text)) return sendNotModified(res);
+  if (res.req && conditionalGet(res.req, res, status, text, body instanceof SerializedJson ? body.hash : null)) return sendNotModified(res);
   res.status(status);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));

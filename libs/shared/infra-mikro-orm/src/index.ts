@@ -7,3 +7,4 @@ export * from './env-reader.js';
 export * from './notified-loop.js';
 export * from './read-replicas.js';
 export * from './statement-view-tally.js';
+export * from './content-stamps.js';

@@ -9,6 +9,7 @@ import { CatalogChangeSummaries } from './20261126140100-catalog-change-summarie
 import { WikiStats } from './20261128100100-wiki-stats.js';
 import { WikiTranslations } from './20261128150100-wiki-translations.js';
 import { WikiTombstones } from './20261128160100-wiki-tombstones.js';
+import { CatalogContentStamp } from './20261129100200-catalog-content-stamp.js';
 
 export const catalogMigrations: MigrationObject[] = [
   { name: '20261122100000-catalog', class: CatalogInitial },
@@ -21,4 +22,5 @@ export const catalogMigrations: MigrationObject[] = [
   { name: '20261128100100-wiki-stats', class: WikiStats },
   { name: '20261128150100-wiki-translations', class: WikiTranslations },
   { name: '20261128160100-wiki-tombstones', class: WikiTombstones },
+  { name: '20261129100200-catalog-content-stamp', class: CatalogContentStamp },
 ];

@@ -15,6 +15,7 @@ import { GuideStats } from './20261128100000-guide-stats.js';
 import { GuideDocuments } from './20261128100200-guide-documents.js';
 import { GuideTranslations } from './20261128150000-guide-translations.js';
 import { GuideTombstones } from './20261128160000-guide-tombstones.js';
+import { GuidesContentStamp } from './20261129100100-guides-content-stamp.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -33,4 +34,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261128100200-guide-documents', class: GuideDocuments },
   { name: '20261128150000-guide-translations', class: GuideTranslations },
   { name: '20261128160000-guide-tombstones', class: GuideTombstones },
+  { name: '20261129100100-guides-content-stamp', class: GuidesContentStamp },
 ];

@@ -1,0 +1,148 @@
+import { pino } from 'pino';
+import { loadConfig } from '../src/config/config.js';
+import { startApi, type RunningApi } from '../src/server.js';
+import { ContentStampPruning } from '../src/wiring/content-stamp-pruning.js';
+import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
+
+/**
+ * Guide lists and wiki pages kept with the content stamp (PAGE_CACHE_MB): a kept body costs one
+ * statement, and any committed change to what it shows, on any instance or straight in the
+ * database, is in the next read on every instance.
+ */
+describe('lists and pages kept with the content stamp', () => {
+  let api: TestApi;
+  let other: RunningApi;
+  let alice: string;
+  let admin: string;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi({}, { onQuery: (sql) => statements.push(sql) });
+    alice = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
+    admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: api.db.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false', VIEW_FLUSH_SECONDS: '3600' });
+    other = await startApi(config, pino({ level: 'silent' }), { identity: { argon2: { memoryCost: 4096, timeCost: 1, parallelism: 1 } } });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await api.close();
+  });
+
+  const get = (path: string, origin = api.origin, headers: Record<string, string> = {}) => fetch(`${origin}/api/2.0${path}`, { headers: { 'Accept-Encoding': 'identity', ...headers } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const body = async (path: string, origin = api.origin): Promise<any> => {
+    const res = await get(path, origin);
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  /** The statements the first instance ran for one request. */
+  async function counted(path: string, headers: Record<string, string> = {}): Promise<{ status: number; statements: string[]; etag: string | null }> {
+    statements.length = 0;
+    const res = await get(path, api.origin, headers);
+    await res.arrayBuffer();
+    return { status: res.status, statements: [...statements], etag: res.headers.get('etag') };
+  }
+  const titles = (list: { title: string }[]) => list.map((g) => g.title);
+
+  it('answers a list read again with the stamp statement alone, the same bytes and ETag, and 304s as cheaply', async () => {
+    const first = await counted('/guides?limit=5');
+    const again = await counted('/guides?limit=5');
+    expect(first.statements.length).toBeGreaterThan(1);
+    expect(again.statements).toHaveLength(1);
+    expect(again.statements[0]).toMatch(/content_changes/);
+    expect(again.etag).toBe(first.etag);
+    const revalidated = await counted('/guides?limit=5', { 'If-None-Match': first.etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.statements).toHaveLength(1);
+  });
+
+  it('shows a guide edited on another instance at once, on both instances', async () => {
+    const created = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'Stamped list guide', public: true } });
+    expect(created.status).toBe(201);
+    const path = `/guides?guideids=${created.body.guideid}`;
+    expect(titles(await body(path))).toEqual(['Stamped list guide']);
+    expect(titles(await body(path, other.url))).toEqual(['Stamped list guide']);
+    const login = await fetch(`${other.url}/api/2.0/user/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Id': 'demo-app-id' }, body: JSON.stringify({ email: DEMO_ACCOUNTS.alice.email, password: DEMO_ACCOUNTS.alice.password }) });
+    const token = ((await login.json()) as { authToken: string }).authToken;
+    const edited = await fetch(`${other.url}/api/2.0/guides/${created.body.guideid}?revisionid=${created.body.revisionid}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', Authorization: `api ${token}` },
+      body: JSON.stringify({ title: 'Stamped list guide, edited' }),
+    });
+    expect(edited.status).toBe(200);
+    expect(titles(await body(path))).toEqual(['Stamped list guide, edited']);
+    expect(titles(await body(path, other.url))).toEqual(['Stamped list guide, edited']);
+  });
+
+  it("shows a change made straight in the database (another writer than the API), and an author's new name", async () => {
+    const [guide] = await body('/guides?limit=1');
+    await body('/guides?limit=1');
+    await api.sql('UPDATE guides SET title = $2 WHERE id = $1', [guide.guideid, 'Changed in SQL']);
+    expect(titles(await body('/guides?limit=1'))).toEqual(['Changed in SQL']);
+    const author = await api.sql<{ username: string }>('SELECT username FROM users WHERE id = $1', [guide.userid]);
+    await api.sql('UPDATE users SET username = $2 WHERE id = $1', [guide.userid, 'Renamed author']);
+    expect((await body('/guides?limit=1'))[0].username).toBe('Renamed author');
+    await api.sql('UPDATE users SET username = $2 WHERE id = $1', [guide.userid, author[0]!.username]);
+    await api.sql('UPDATE guides SET title = $2 WHERE id = $1', [guide.guideid, guide.title]);
+    expect((await body('/guides?limit=1'))[0]).toEqual(guide);
+  });
+
+  it('does not count a password or email change, nor view flushes, as a change of what lists show', async () => {
+    await body('/guides?limit=3');
+    await api.sql("UPDATE users SET password_hash = password_hash, email = email WHERE id = (SELECT min(id) FROM users)");
+    await api.sql('UPDATE guide_stats SET views = views + 5');
+    await api.sql('UPDATE wiki_page_stats SET views = views + 5');
+    expect((await counted('/guides?limit=3')).statements).toHaveLength(1);
+  });
+
+  it('builds orders by counts on every read (views are added without a change of the stamp)', async () => {
+    await body('/guides?order=views&limit=3');
+    expect((await counted('/guides?order=views&limit=3')).statements.length).toBeGreaterThan(1);
+  });
+
+  describe('a category page', () => {
+    const page = '/wikis/CATEGORY/iPhone_12';
+
+    it('is kept for anonymous readers and counts a view on every read, kept or not', async () => {
+      await body(page);
+      const again = await counted(page);
+      expect(again.statements).toHaveLength(1);
+      const signedIn = await api.request('GET', page, { token: admin });
+      expect(signedIn.body.can_edit).toBe(true);
+      expect((await body(page)).can_edit).toBe(false);
+    });
+
+    it('shows at once a new guide of the category, a page edit made on another instance, and a new tag', async () => {
+      const before = await body(page);
+      const created = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'New in the category', public: true } });
+      expect(created.status).toBe(201);
+      const withGuide = await body(page);
+      expect(withGuide.guides.map((g: { guideid: number }) => g.guideid)).toContain(created.body.guideid);
+      expect(withGuide.guides.length).toBe(before.guides.length + 1);
+
+      const login = await fetch(`${other.url}/api/2.0/user/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Id': 'demo-app-id' }, body: JSON.stringify({ email: DEMO_ACCOUNTS.admin.email, password: DEMO_ACCOUNTS.admin.password }) });
+      const token = ((await login.json()) as { authToken: string }).authToken;
+      const edited = await fetch(`${other.url}/api/2.0/wikis/CATEGORY/iPhone_12?revisionid=${withGuide.revisionid}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json', Authorization: `api ${token}` },
+        body: JSON.stringify({ description: 'Edited on the other instance' }),
+      });
+      expect(edited.status).toBe(200);
+      expect((await body(page)).description).toBe('Edited on the other instance');
+
+      const tagged = await api.request('PUT', '/wikis/CATEGORY/iPhone_12/tag', { token: admin, body: { tag: 'stamped-tag' } });
+      expect(tagged.status).toBeLessThan(300);
+      expect((await body(page)).tags).toContain('stamped-tag');
+    });
+  });
+
+  it('prunes counted changes without changing the stamp, so kept bodies stay kept', async () => {
+    await api.sql("UPDATE guides SET title = title WHERE id = (SELECT min(id) FROM guides)");
+    await body('/guides?limit=2');
+    const [{ changes }] = await api.sql<{ changes: number }>('SELECT count(*)::int AS changes FROM content_changes');
+    expect(changes).toBeGreaterThan(0);
+    expect(await api.running.app.get(ContentStampPruning).prune()).toBe(changes);
+    expect((await api.sql<{ changes: number }>('SELECT count(*)::int AS changes FROM content_changes'))[0]!.changes).toBe(0);
+    expect((await counted('/guides?limit=2')).statements).toHaveLength(1);
+  });
+});

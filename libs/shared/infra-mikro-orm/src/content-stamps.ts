@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+
+// The content stamp: a number that grows with every committed transaction that changed content a
+// list or a page shows (guides, steps, wiki pages, users, images, …), read in one cheap statement.
+// A body built after reading the stamp shows at least everything the stamp counts (statements
+// read committed data), so a body kept with the stamp it was built after is current for as long as
+// the stamp reads the same, on any instance: caches of lists and pages check it on every read
+// instead of listening for changes.
+//
+// Each such transaction adds one row to `content_changes` (its transaction id, inserted once by a
+// statement trigger on each watched table: no row is shared between writers, so writers never wait
+// on one another for it), and the stamp is their count plus `content_stamp_base.n`. Pruning moves
+// counted rows into the base in one transaction, which leaves the stamp unchanged: see `prune`.
+// The count cannot stay the same across a commit: a snapshot that sees a transaction sees every
+// transaction an earlier snapshot saw (PostgreSQL's snapshots are ordered by what they see), and
+// each transaction adds a row nobody else removes before it is counted into the base.
+
+/** What the stamp counts: a change to one of these tables (the triggers a context's migration adds: `contentStampTriggerSql`). */
+export const CONTENT_STAMP_FUNCTION = 'content_changed';
+
+/**
+ * The stamp's tables and function, created when missing: every context's migration that adds
+ * triggers runs these first, so each context's migrations stand alone (its tests apply only them)
+ * and the first to run creates what the others then find.
+ */
+export function contentStampSetupSql(): string[] {
+  return [
+    'CREATE TABLE IF NOT EXISTS content_stamp_base (id smallint PRIMARY KEY CHECK (id = 1), n bigint NOT NULL)',
+    'INSERT INTO content_stamp_base (id, n) VALUES (1, 0) ON CONFLICT (id) DO NOTHING',
+    'CREATE TABLE IF NOT EXISTS content_changes (txid bigint PRIMARY KEY)',
+    `CREATE OR REPLACE FUNCTION ${CONTENT_STAMP_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$
+      begin
+        insert into content_changes (txid) values (txid_current()) on conflict do nothing;
+        return null;
+      end; $$`,
+  ];
+}
+
+/**
+ * The DDL of the statement trigger that counts a change of `table` in the content stamp (once per
+ * transaction, whatever it changed); `columns`: only updates that set one of these count.
+ */
+export function contentStampTriggerSql(table: string, columns: readonly string[] = []): string {
+  const update = columns.length ? `UPDATE OF ${columns.join(', ')}` : 'UPDATE';
+  return `CREATE TRIGGER ${table}_content_stamp AFTER INSERT OR ${update} OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${CONTENT_STAMP_FUNCTION}()`;
+}
+
+/** The statement reading the stamp (a decimal string). */
+export const CONTENT_STAMP_SQL = 'SELECT ((SELECT n FROM content_stamp_base WHERE id = 1) + (SELECT count(*) FROM content_changes))::text AS stamp';
+
+/**
+ * Moves up to `limit` counted changes into the base, in one statement (one transaction): the
+ * stamp reads the same before and after. Instances may prune at once: a row another pruner
+ * deleted first is not deleted, nor counted, twice.
+ */
+export const CONTENT_STAMP_PRUNE_SQL = `WITH gone AS (
+    DELETE FROM content_changes WHERE txid IN (SELECT txid FROM content_changes ORDER BY txid LIMIT $1) RETURNING 1
+  )
+  UPDATE content_stamp_base SET n = n + (SELECT count(*) FROM gone) WHERE id = 1 AND (SELECT count(*) FROM gone) > 0
+  RETURNING (SELECT count(*) FROM gone)::int AS pruned`;
+
+/** Reads the content stamp through the request's entity manager (so a read routed to a replica reads that replica's stamp). */
+export class ContentStampReader {
+  constructor(private readonly em: EntityManager) {}
+
+  async current(): Promise<string> {
+    const [row] = await this.em.execute<{ stamp: string }[]>(CONTENT_STAMP_SQL);
+    return row!.stamp;
+  }
+
+}
+
+/**
+ * Prunes counted changes (see CONTENT_STAMP_PRUNE_SQL) on a connection of the primary; answers how
+ * many went into the base.
+ */
+export async function pruneContentChanges(db: Pick<pg.Pool, 'query'>, limit = 10_000): Promise<number> {
+  const { rows } = await db.query<{ pruned: number }>(CONTENT_STAMP_PRUNE_SQL, [limit]);
+  return rows[0]?.pruned ?? 0;
+}
