@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import sharp from 'sharp';
 import { auditOpenApi, type OpenApiDocument } from './support/openapi-audit.js';
-import { startTestApi, type TestApi } from './support/test-api.js';
+import { testVideo, tinyPdf } from './support/media-files.js';
+import { openApiValidator } from './support/openapi-validate.js';
+import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type TestApi } from './support/test-api.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -344,6 +347,67 @@ describe('OpenAPI document and Swagger UI', () => {
     expect((await api.request('GET', '/archives/omanual?since=yesterday')).body).toEqual(example('/archives/omanual', 'get', '400'));
   });
 
+  it('describes what every GET answers: each 200 JSON body of the demo data fits its documented schema, with no property it does not name', async () => {
+    const admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
+    const get = async (path: string) => (await api.request('GET', path, { token: admin, appId: DEMO_APP_ID })).body;
+    const first = async (path: string) => (await get(path))[0];
+    const upload = async (kind: string, file: string, bytes: Buffer) =>
+      (await api.raw('POST', `/api/2.0/user/media/${kind}?file=${file}`, { method: 'POST', headers: { Authorization: `api ${admin}` }, body: new Uint8Array(bytes) })).body;
+    // Media of each kind (the demo data has no video or document), a rotation, a webhook subscription.
+    const image = (await upload('images', 'photo.png', await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a7' } }).png().toBuffer())).image.id;
+    const video = (await upload('videos', 'clip.mp4', await testVideo('mp4', { seconds: 1 }))).videoid;
+    const document = (await upload('documents', 'manual.pdf', tinyPdf())).documentid;
+    const jobID = (await api.request('POST', `/user/media/images/${image}/rotate`, { token: admin, body: { degrees: 90 } })).body.jobID;
+    await api.request('POST', '/user/media/embeds', { token: admin, body: { url: 'https://vimeo.com/76979871' } });
+    const webhookid = (await api.request('POST', '/webhooks', { token: admin, body: { url: 'https://93.184.215.14/hooks', events: ['guide.published'] } })).body.webhookid;
+    const guide = await first('/guides');
+    const category = await first('/wikis/CATEGORY');
+    const title = encodeURIComponent(category.title);
+    const guideRevisions = await get(`/guides/${guide.guideid}/revisions`);
+    const pageRevisions = await get(`/wikis/CATEGORY/${title}/revisions`);
+    const params: Record<string, string> = {
+      guideid: String(guide.guideid),
+      userid: String((await first('/users')).userid),
+      namespace: 'CATEGORY',
+      title,
+      name: title,
+      commentid: String((await first('/comments')).commentid),
+      teamid: String((await first('/teams')).teamid),
+      storyid: String((await first('/stories')).storyid),
+      query: 'battery',
+      image: String(image),
+      video: String(video),
+      document: String(document),
+      jobID,
+      webhookid: String(webhookid),
+    };
+    // The variants whose bodies differ in shape.
+    const variants: Record<string, string[]> = {
+      '/guides': ['', '?modifiedSince=1&includeDeleted'],
+      '/wikis/{namespace}': ['', '?display=leaves', '?display=hierarchy', '?display=hierarchyOrder', '?modifiedSince=1&includeDeleted'],
+      '/guides/{guideid}': ['', '?stepComments'],
+      '/guides/{guideid}/diff': [`?from=${guideRevisions.at(-1).revisionid}&to=${guideRevisions[0].revisionid}`],
+      '/wikis/{namespace}/{title}/diff': [`?from=${pageRevisions.at(-1).revisionid}&to=${pageRevisions[0].revisionid}`],
+    };
+    const check = openApiValidator(doc);
+    const checked: string[] = [];
+    const misfits: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const schema = ops['get']?.responses['200']?.content?.['application/json']?.schema;
+      if (!schema) continue;
+      const route = path.replace('/api/2.0', '');
+      for (const query of variants[route] ?? ['']) {
+        const url = route.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!) + query;
+        const res = await api.request('GET', url, { token: admin, appId: DEMO_APP_ID });
+        if (res.status !== 200) misfits.push(`GET ${url} → ${res.status} ${res.text.slice(0, 200)}`);
+        else misfits.push(...check(schema, res.body).map((e) => `GET ${url}: ${e}`));
+        checked.push(url);
+      }
+    }
+    expect(misfits).toEqual([]);
+    expect(checked.length).toBeGreaterThanOrEqual(60);
+  }, 60_000);
+
   it('documents success bodies with their schemas', () => {
     expect(operation('/user/token', 'post')!.responses['201']!.content!['application/json']!.schema!.$ref).toBe('#/components/schemas/AuthenticatedUserResponseDto');
     expect(operation('/user', 'get')!.responses['200']!.content!['application/json']!.schema!.$ref).toBe('#/components/schemas/AuthenticatedUserResponseDto');
@@ -406,5 +470,19 @@ describe('auditOpenApi', () => {
     ]);
     const typed: OpenApiDocument = { paths: { '/x': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } } } } } } } };
     expect(auditOpenApi(typed)).toEqual([]);
+  });
+
+  it('and openApiValidator holds bodies to the schemas: required properties, nullable, $ref, no undocumented property', () => {
+    const check = openApiValidator({
+      components: { schemas: { Item: { type: 'object', required: ['id', 'note'], properties: { id: { type: 'integer' }, note: { type: 'string', nullable: true } } } } },
+    });
+    const list = { type: 'array', items: { $ref: '#/components/schemas/Item' } };
+    expect(check(list, [{ id: 1, note: null }, { id: 2, note: 'x' }])).toEqual([]);
+    expect(check(list, [{ id: 1 }])).toHaveLength(1);
+    expect(check(list, [{ id: null, note: 'x' }])).toHaveLength(1);
+    expect(check({ allOf: [{ $ref: '#/components/schemas/Item' }], nullable: true }, null)).toEqual([]);
+    // A property the schema does not name is a departure (unless the validator is told objects are open).
+    expect(check(list, [{ id: 1, note: null, extra: true }])).toHaveLength(1);
+    expect(openApiValidator({ components: {} }, { closed: false })({ type: 'object', properties: { id: { type: 'integer' } } }, { id: 1, extra: true })).toEqual([]);
   });
 });

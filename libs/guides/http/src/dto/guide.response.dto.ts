@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, OmitType } from '@nestjs/swagger';
 import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
@@ -25,6 +25,9 @@ export class GuideSummaryResponseDto {
   @ApiProperty({ type: [String], example: ['GUIDE_STARRED'] }) flags!: string[];
   @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
 }
+
+/** A prerequisite of a guide (reference §3.5 PrerequisiteGuide): a summary without `summary`. */
+export class GuidePrerequisiteResponseDto extends OmitType(GuideSummaryResponseDto, ['summary'] as const) {}
 
 export class FavoriteResponseDto {
   @ApiProperty({ description: 'UNIX seconds: when it was favourited' }) date!: number;
@@ -123,7 +126,7 @@ export class GuideResponseDto {
   @ApiProperty({ type: [StepResponseDto], description: "Prerequisite guides' steps first, unless excluded" }) steps!: StepResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) parts!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) tools!: GuideItemResponseDto[];
-  @ApiProperty({ type: [GuideSummaryResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuideSummaryResponseDto[];
+  @ApiProperty({ type: [GuidePrerequisiteResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuidePrerequisiteResponseDto[];
   @ApiProperty({ type: [GuideDocumentResponseDto], description: 'The media documents attached, in the order written (deleted ones left out)' }) documents!: GuideDocumentResponseDto[];
   @ApiProperty({ type: [GuideFlagResponseDto] }) flags!: GuideFlagResponseDto[];
   @ApiProperty({ type: UserSummaryResponseDto }) author!: UserSummaryResponseDto;
