@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { openApiValidator } from './support/openapi-validate.js';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type TestApi } from './support/test-api.js';
 
 type Schema = {
@@ -13,7 +14,11 @@ type Schema = {
   oneOf?: Schema[];
   anyOf?: Schema[];
 };
-type Operation = { parameters?: { name: string; in: string; required?: boolean }[]; requestBody?: { content: Record<string, { schema?: Schema; example?: unknown }> } };
+type Operation = {
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema?: Schema; example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+};
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
 /**
@@ -92,8 +97,11 @@ describe("Swagger UI's default example of every write", () => {
       // Deletions last, so that what they remove (a tag) was added by the writes before them.
       .sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
 
-  it('is accepted (2xx) when sent with a valid token against the demo data', async () => {
+  it('is accepted (2xx) when sent with a valid token against the demo data, and answered with a body its schema describes', async () => {
     const refused: string[] = [];
+    const misfits: string[] = [];
+    const check = openApiValidator(doc);
+    let checked = 0;
     expect(writes().length).toBeGreaterThanOrEqual(20);
     for (const { path, method, op } of writes()) {
       const media = op.requestBody!.content['application/json']!;
@@ -112,7 +120,18 @@ describe("Swagger UI's default example of every write", () => {
       if (expected) {
         if (!expected.test(`${res.status} ${res.text}`)) refused.push(`${method.toUpperCase()} ${path} → ${res.status} ${res.text}, not ${expected}`);
       } else if (res.status >= 300) refused.push(`${method.toUpperCase()} ${path} ${JSON.stringify(body)} → ${res.status} ${res.text}`);
+      else {
+        // The answer is what the document says it is.
+        const schema = op.responses[String(res.status)]?.content?.['application/json']?.schema;
+        if (res.text && !schema) misfits.push(`${method.toUpperCase()} ${path} → ${res.status}: no JSON schema documented for it`);
+        if (schema) {
+          misfits.push(...check(schema, res.body).map((e) => `${method.toUpperCase()} ${path} → ${res.status}: ${e}`));
+          checked++;
+        }
+      }
     }
     expect(refused).toEqual([]);
+    expect(misfits).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(25);
   }, 120_000);
 });

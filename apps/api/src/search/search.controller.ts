@@ -2,13 +2,13 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parseLangid, parsePage } from '@rc/shared-kernel';
 import { GuideSummaryResponseDto } from '@rc/guides-http';
-import { list, Endpoint } from '@rc/shared-http';
+import { Endpoint, list, PAGE_BAD_REQUEST } from '@rc/shared-http';
 import { SearchResponseDto, SuggestResponseDto, WikiSearchResultDto } from './dto/search.response.dto.js';
-import { doctypesOf, searchScope, SiteSearch } from './site-search.js';
+import { doctypesOf, NO_VALID_DOCTYPE, searchScope, SiteSearch } from './site-search.js';
 
 type Query = Record<string, unknown>;
 
-const LANGID = { name: 'langid', required: false, example: 'de', description: 'A two-letter language code: search the guides\' and pages\' translations into that language (in its text-search configuration), shown in it; the default language (`en`) or none: the guides and pages themselves. An unknown code is a 400.' };
+const LANGID = { name: 'langid', required: false, type: String, example: 'de', description: 'A two-letter language code: search the guides\' and pages\' translations into that language (in its text-search configuration), shown in it; the default language (`en`) or none: the guides and pages themselves. An unknown code is a 400.' };
 const QUERY = { name: 'query', description: 'What to look for (URL-encoded). Any text is accepted; one that means nothing finds nothing.' };
 
 @ApiTags('Search')
@@ -25,9 +25,10 @@ export class SearchController {
       'Guides (GuideSummary) and pages are merged best first; only public guides and live pages. `filter`: comma-separated result types ' +
       '(`guide`, `teardown`, `wiki`, `category`/`device`, `item`, `info`; default all). `limit` (1–200, default 20), `offset` (at most 10000).',
     errors: [400],
+    badRequest: PAGE_BAD_REQUEST,
   })
   @ApiParam(QUERY)
-  @ApiQuery({ name: 'filter', required: false, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false }) @ApiQuery(LANGID)
+  @ApiQuery({ name: 'filter', required: false, type: String, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'One page of results with the total', type: SearchResponseDto })
   search(@Param('query') query: string, @Query() params: Query) {
     return this.site.search(query, searchScope(list(params, 'filter')), parsePage(params), parseLangid(params['langid']));
@@ -40,9 +41,10 @@ export class SearchController {
       'At most 10 results shared between `doctypes` (comma- or pipe-separated: `guide`, `topic` (= `device`, `category`: category pages), `item`, `question` (= `post`), `all` (= topic and guide, the default)), ' +
       'grouped in the order asked. Unknown doctypes are ignored; none valid is a 400. `guideid:<n>` answers that guide when it is public; a blank query answers no results.',
     errors: [400],
+    badRequest: NO_VALID_DOCTYPE,
   })
   @ApiParam(QUERY)
-  @ApiQuery({ name: 'doctypes', required: false, example: 'topic,guide' }) @ApiQuery(LANGID)
+  @ApiQuery({ name: 'doctypes', required: false, type: String, example: 'topic,guide' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'The suggestions', type: SuggestResponseDto })
   suggest(@Param('query') query: string, @Query() params: Query) {
     return this.site.suggest(query, doctypesOf(list(params, 'doctypes')), parseLangid(params['langid']));

@@ -57,6 +57,9 @@ const DOCTYPES: Record<string, readonly Doctype[]> = {
   all: ['topic', 'guide'],
 };
 
+/** The 400 of a `doctypes` with no known value. */
+export const NO_VALID_DOCTYPE = `Parameter 'doctypes' has no valid value: use ${Object.keys(DOCTYPES).join(', ')}`;
+
 /**
  * `doctypes` of `/suggest` (comma- or pipe-separated), in the order asked, without repeats: `device` and `category` mean
  * `topic` (CATEGORY pages), `post` means `question`, `all` means topic and guide (also the default).
@@ -65,7 +68,7 @@ const DOCTYPES: Record<string, readonly Doctype[]> = {
 export function doctypesOf(raw: readonly string[] | undefined): Doctype[] {
   if (!raw?.length) return [...DOCTYPES['all']!];
   const doctypes = [...new Set(raw.flatMap((value) => value.split('|')).flatMap((value) => DOCTYPES[value.trim().toLowerCase()] ?? []))];
-  if (!doctypes.length) throw new InvalidParameterError(`Parameter 'doctypes' has no valid value: use ${Object.keys(DOCTYPES).join(', ')}`);
+  if (!doctypes.length) throw new InvalidParameterError(NO_VALID_DOCTYPE);
   return doctypes;
 }
 

@@ -53,12 +53,15 @@ export class ArchiveChangesBusyError extends RateLimitedError {
  */
 export const CHANGES_MARGIN_SECONDS = 60;
 
+/** The 400 of a `since` that is not UNIX seconds. */
+const SINCE_BAD_REQUEST = "Parameter 'since' must be a UNIX timestamp in seconds (the `until` of the manifest of the archive your copy was last updated from)";
+
 /** `since`: UNIX seconds, not in the future; `undefined` when absent (the full archive). */
 export function sinceOf(query: Record<string, unknown>, now: Date): Date | undefined {
   const raw = Array.isArray(query['since']) ? (query['since'] as unknown[]).at(-1) : query['since'];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !/^[0-9]{1,12}$/.test(raw.trim())) {
-    throw new InvalidParameterError("Parameter 'since' must be a UNIX timestamp in seconds (the `until` of the manifest of the archive your copy was last updated from)");
+    throw new InvalidParameterError(SINCE_BAD_REQUEST);
   }
   const since = new Date(Number(raw.trim()) * 1000);
   if (since.getTime() > now.getTime()) {
@@ -161,13 +164,13 @@ export class ArchivesController {
       'With `langid` (a two-letter code): the **archive in that language**, built for the request and streamed the same way (weak `ETag`, 304, the same limit): every public guide and category ' +
       'as `GET /guides/{id}?langid=` and the category page in that language show them (the translation where there is one, else the document in its own language, its `locale` saying which; ' +
       'a translated guide\'s folder is named by its translated title), the manifest\'s `locale` the language asked. An unknown language code, or `langid` with `since`: 400.',
-    errors: [400, 404, 429], notFound: 'Archive not found: GET /archives lists the archives kept',
+    errors: [400, 404, 429], notFound: 'Archive not found: GET /archives lists the archives kept', badRequest: SINCE_BAD_REQUEST,
   })
-  @ApiQuery({ name: 'since', required: false, description: 'UNIX seconds: only what changed since then (an incremental archive)', example: 1764000000 })
-  @ApiQuery({ name: 'langid', required: false, description: 'A two-letter language code: every document in that language where translated (an archive built per request; not with `since`)', example: 'de' })
+  @ApiQuery({ name: 'since', required: false, type: 'integer', description: 'UNIX seconds: only what changed since then (an incremental archive)', example: 1764000000 })
+  @ApiQuery({ name: 'langid', required: false, type: String, description: 'A two-letter language code: every document in that language where translated (an archive built per request; not with `since`)', example: 'de' })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, ...DOWNLOAD })
-  @ApiResponse({ status: 206, description: 'The range asked for' })
+  @ApiResponse({ status: 206, description: 'The range asked for (one range: `Content-Range` says which)', content: DOWNLOAD.content })
   @ApiResponse({ status: 304, description: 'Not modified (If-None-Match or If-Modified-Since)' })
   async latest(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const since = sinceOf(query, this.clock.now());
@@ -187,6 +190,7 @@ export class ArchivesController {
   @ApiParam({ name: 'name', example: 'omanual-20261122T101500123Z.zip' })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, ...DOWNLOAD })
+  @ApiResponse({ status: 206, description: 'The range asked for (one range: `Content-Range` says which)', content: DOWNLOAD.content })
   async named(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const archive = await this.store.find(name);
     if (!archive) throw new ArchiveNotFoundError();

@@ -19,7 +19,11 @@ import {
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parseLangid, parsePage } from '@rc/shared-kernel';
+<<<<<<< HEAD
 import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, optionalId, representsRevision, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
+=======
+import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
+>>>>>>> h/openapi
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
@@ -44,8 +48,10 @@ type Query = Record<string, unknown>;
 const editorOf = (p: Caller | null) => (p ? { userId: p.userId, isAdmin: p.role === 'Admin' } : { userId: 0, isAdmin: false });
 const WIKI = { description: 'The full wiki page (reference §3.10)', type: WikiResponseDto };
 const DISPLAYS = ['objects', 'leaves', 'hierarchy', 'hierarchyOrder'];
-const LANGID_QUERY = { name: 'langid', required: false, description: 'A two-letter language code (`en`, `de`, `fr`, `jp`…): the page in that language', example: 'de' };
-const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current page' };
+/** The 400 of a `display` that is not one of DISPLAYS. */
+const DISPLAY_BAD_REQUEST = "Parameter 'display' must be objects, leaves, hierarchy or hierarchyOrder";
+const LANGID_QUERY = { name: 'langid', required: false, type: String, description: 'A two-letter language code (`en`, `de`, `fr`, `jp`…): the page in that language', example: 'de' };
+const REVISION = { name: 'revisionid', required: true, type: 'integer', description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current page' };
 
 @ApiTags('Categories and wikis')
 @ApiExtraModels(WikiFlagResponseDto, CategoryTreeWithTitlesResponseDto, CategoryOrderNodeResponseDto, WikiSummaryResponseDto, WikiResponseDto, WikiChangesResponseDto)
@@ -76,7 +82,7 @@ export class CatalogController {
     description:
       '`withDisplayTitles` answers `{hierarchy, display_titles}`; `requireGuides` leaves out the categories with no public guide in their subtree (`requireGuides=0` or `false` is off); `includeStubs` is accepted.',
   })
-  @ApiQuery({ name: 'withDisplayTitles', required: false }) @ApiQuery({ name: 'requireGuides', required: false })
+  @ApiQuery({ name: 'withDisplayTitles', required: false, type: String }) @ApiQuery({ name: 'requireGuides', required: false, type: String })
   @ApiOkResponse({ description: 'The tree, or `{hierarchy, display_titles}` with `withDisplayTitles`', schema: { oneOf: [CATEGORY_TREE, { $ref: getSchemaPath(CategoryTreeWithTitlesResponseDto) }] } })
   async categories(@Query() query: Query, @Req() req: Request) {
     const withDisplayTitles = flag(query, 'withDisplayTitles');
@@ -94,8 +100,9 @@ export class CatalogController {
   }
 
   @Get('categories/all')
-  @Endpoint({ summary: 'All category titles, paged', errors: [400] })
+  @Endpoint({ summary: 'All category titles, paged', errors: [400], badRequest: PAGE_BAD_REQUEST })
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
+  @PageQuery()
   async allCategories(@Query() query: Query): Promise<string[]> {
     return (await this.queries.list('CATEGORY', parsePage(query), {})).map((c) => c.title);
   }
@@ -115,7 +122,7 @@ export class CatalogController {
     errors: [404],
     notFound: 'Wiki not found',
   })
-  @ApiQuery({ name: 'langid', required: false, example: 'en' }) @ApiOkResponse({ type: MaintenanceResponseDto })
+  @ApiQuery({ name: 'langid', required: false, type: String, example: 'en' }) @ApiOkResponse({ type: MaintenanceResponseDto })
   async maintenance(@Param('title') title: string, @Query() query: Query) {
     const page = await this.view.execute({ namespace: 'CATEGORY', title });
     const found = await this.queries.maintenance(page.id);
@@ -135,9 +142,10 @@ export class CatalogController {
       '`display`: objects (default), leaves, hierarchy (CATEGORY: the nested tree), hierarchyOrder (CATEGORY: ordered `{title, display_title, children}` nodes); `modifiedSince`; paging. USER pages are titled by user id, TEAM pages by team id.',
     errors: [400, 404],
     notFound: 'Wiki not found',
+    badRequest: DISPLAY_BAD_REQUEST,
   })
   @ApiQuery({ name: 'display', required: false, enum: DISPLAYS })
-  @ApiQuery({ name: 'modifiedSince', required: false, description: 'UNIX seconds: only pages modified since then, newest first' }) @ApiQuery(WIKI_INCLUDE_DELETED_QUERY)
+  @ApiQuery({ name: 'modifiedSince', required: false, type: 'integer', description: 'UNIX seconds: only pages modified since then, newest first' }) @ApiQuery(WIKI_INCLUDE_DELETED_QUERY)
   @ApiOkResponse({
     description: 'WikiSummary items; the tree with display=hierarchy; ordered nodes with display=hierarchyOrder; `{wikis, deleted}` with `modifiedSince` and `includeDeleted`',
     schema: {
@@ -149,10 +157,11 @@ export class CatalogController {
       ],
     },
   })
+  @PageQuery()
   async list(@Param('namespace') raw: string, @Query() query: Query) {
     const namespace = namespaceOf(raw);
     const display = typeof query['display'] === 'string' ? query['display'] : 'objects';
-    if (!DISPLAYS.includes(display)) throw new InvalidParameterError("Parameter 'display' must be objects, leaves, hierarchy or hierarchyOrder");
+    if (!DISPLAYS.includes(display)) throw new InvalidParameterError(DISPLAY_BAD_REQUEST);
     if (display.startsWith('hierarchy')) {
       if (namespace !== 'CATEGORY') throw new InvalidParameterError(`display=${display} is for the CATEGORY namespace`);
       const nodes = await this.queries.categoryTree();
@@ -172,7 +181,9 @@ export class CatalogController {
       'The title is URL-decoded, underscores read as spaces, dots allowed. `revisionid` reads a stored revision. `langid` reads the page in that language: its translation (display title, description, contents; the rest is shared by every language), or the page in its own language when it has none (`langid` in the answer is the language served, `available_langids` lists what exists); an unknown language code is a 400.',
     errors: [400, 404],
     notFound: 'Wiki not found',
+    badRequest: LANGID_BAD_REQUEST,
   })
+  @ApiQuery({ name: 'revisionid', required: false, type: 'integer', description: 'A stored revision of the page (any revision id it had)' })
   @ApiQuery(LANGID_QUERY) @ApiOkResponse(WIKI)
   async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const langid = parseLangid(query['langid']);
@@ -211,8 +222,10 @@ export class CatalogController {
     description:
       'A title already used in the namespace is a 422. A USER page is titled by the id of an existing user, a TEAM page by a team id. Fields of another namespace (`repairability_score`, `documents`, `maintenance_schedule` of CATEGORY pages, `suppliers` of ITEM pages) are a 422 unless empty.',
     admin: true,
-    errors: [422],
+    errors: [400, 422],
+    badRequest: LANGID_BAD_REQUEST,
   })
+  @ApiQuery({ ...LANGID_QUERY, description: "With `source_revisionid` in the body and a title already used: starts that page's translation into this language" })
   @ApiBody({ type: WikiCreateDto }) @ApiCreatedResponse(WIKI)
   async createPage(@Body() body: WikiCreateDto, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const langid = parseLangid(query['langid']);
@@ -237,6 +250,7 @@ export class CatalogController {
     errors: [400, 404, 409, 422],
     notFound: 'Wiki not found',
     conflict: WikiResponseDto,
+    badRequest: LANGID_BAD_REQUEST,
   })
   @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(LANGID_QUERY) @ApiBody({ type: WikiEditDto }) @ApiOkResponse(WIKI)
   async patch(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @Body() body: WikiEditDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
@@ -251,7 +265,7 @@ export class CatalogController {
 
   @Delete('wikis/:namespace/:title')
   @HttpCode(204)
-  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
+  @Endpoint({ summary: 'Delete a page (soft; Admin)', description: 'A category with child categories is refused (422).', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto, invalid: revisionRequired() })
   @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiNoContentResponse({ description: 'Deleted' })
   async deletePage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request): Promise<void> {
     await this.remove.execute({ editor: editorOf(principal), namespace: namespaceOf(ns), title, revisionid: expectedRevision(req, query), ...changeNoteOf(query) });
@@ -259,8 +273,8 @@ export class CatalogController {
 
   @Post('wikis/:namespace/:title/revert')
   @HttpCode(200)
-  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto })
-  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery({ name: 'to_revisionid', required: true }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
+  @Endpoint({ summary: 'Restore an older revision as a new one (Admin)', admin: true, errors: [404, 409, 422], notFound: 'Wiki not found', conflict: WikiResponseDto, invalid: revisionRequired() })
+  @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery({ name: 'to_revisionid', required: true, type: 'integer' }) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(WIKI)
   async revertPage(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     const page = await this.revert.execute({
       editor: editorOf(principal),

@@ -6,7 +6,7 @@ import { WikiSummaryResponseDto } from './wiki.response.dto.js';
 
 /** A deleted page: a copy made before `date` must remove it. */
 export class WikiTombstoneResponseDto {
-  @ApiProperty({ example: 3 }) wikiid!: number;
+  @ApiProperty({ type: 'integer', example: 3 }) wikiid!: number;
   @ApiProperty({ example: 'CATEGORY' }) namespace!: string;
   @ApiProperty({ description: 'Its title when it was deleted', example: 'iPhone 12' }) title!: string;
   @ApiProperty({ description: 'When it was deleted (UNIX seconds)', example: 1764000000 }) date!: number;
@@ -22,6 +22,7 @@ export class WikiChangesResponseDto {
 export const WIKI_INCLUDE_DELETED_QUERY = {
   name: 'includeDeleted',
   required: false,
+  type: String,
   description:
     'With `modifiedSince` (display objects or leaves): the body becomes `{wikis, deleted}`, `deleted` listing the pages of the namespace deleted since then (and not live again), ' +
     'paged with the same `limit` and `offset` (page until both lists are shorter than `limit`). Without it the body is the plain list, as the original API answers.',

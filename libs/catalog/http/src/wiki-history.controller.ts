@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CompareWikiRevisions, namespaceOf, WikiHistory, type WikiState } from '@rc/catalog-domain';
 import { parsePage } from '@rc/shared-kernel';
-import { Endpoint, lineRuns, presentRevisions, requiredId, storedValueProperty, unifiedDiff, UserSummaryResponseDto } from '@rc/shared-http';
+import { Endpoint, idRequired, lineRuns, PAGE_BAD_REQUEST, presentRevisions, requiredId, storedValueProperty, unifiedDiff, UserSummaryResponseDto } from '@rc/shared-http';
 import { WikiReader } from './wiki-reader.js';
 
 type Query = Record<string, unknown>;
@@ -36,7 +36,7 @@ export function wikiDiffBody(from: WikiState, to: WikiState) {
 const ANY_VALUE = storedValueProperty('A field value as stored: a string, number, list or null');
 
 class WikiRevisionResponseDto {
-  @ApiProperty({ example: 2042 }) revisionid!: number;
+  @ApiProperty({ type: 'integer', example: 2042 }) revisionid!: number;
   @ApiProperty({ description: 'UNIX seconds: when it was saved', example: 1764150000 }) date!: number;
   @ApiProperty({ type: UserSummaryResponseDto, description: 'Who saved it' }) author!: UserSummaryResponseDto;
   @ApiProperty({ type: String, nullable: true, description: 'What the editor said of the change', example: 'Added the teardown link' }) summary_of_change!: string | null;
@@ -56,9 +56,9 @@ class WikiFieldChangeResponseDto {
 }
 
 class WikiDiffResponseDto {
-  @ApiProperty() wikiid!: number;
-  @ApiProperty() from_revisionid!: number;
-  @ApiProperty() to_revisionid!: number;
+  @ApiProperty({ type: 'integer' }) wikiid!: number;
+  @ApiProperty({ type: 'integer' }) from_revisionid!: number;
+  @ApiProperty({ type: 'integer' }) to_revisionid!: number;
   @ApiProperty({ type: [WikiFieldChangeResponseDto] }) fields!: WikiFieldChangeResponseDto[];
   @ApiProperty({ description: 'A unified diff of the contents (wiki markup)', example: '--- WIKI/Soldering@1\n+++ WIKI/Soldering@2\n@@ -1,1 +1,1 @@\n-Old\n+New\n' }) unified!: string;
 }
@@ -74,8 +74,8 @@ export class WikiHistoryController {
   ) {}
 
   @Get(':namespace/:title/revisions')
-  @Endpoint({ summary: "A page's revisions, newest first", description: 'Paged (`limit`, `offset`).', errors: [400, 404], notFound: 'Wiki not found' })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @Endpoint({ summary: "A page's revisions, newest first", description: 'Paged (`limit`, `offset`).', errors: [400, 404], notFound: 'Wiki not found', badRequest: PAGE_BAD_REQUEST })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ type: WikiRevisionResponseDto, isArray: true })
   async revisions(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query) {
     const entries = await this.history.execute({ namespace: namespaceOf(ns), title, page: parsePage(query) });
@@ -88,8 +88,9 @@ export class WikiHistoryController {
     description: 'The changed fields (description and contents line by line) and a unified diff of the contents. Either revision may be the older.',
     errors: [400, 404],
     notFound: 'Revision not found',
+    badRequest: idRequired('from'),
   })
-  @ApiQuery({ name: 'from', required: true, description: 'A revision id of the page' }) @ApiQuery({ name: 'to', required: true, description: 'A revision id of the page' })
+  @ApiQuery({ name: 'from', required: true, type: 'integer', description: 'A revision id of the page' }) @ApiQuery({ name: 'to', required: true, type: 'integer', description: 'A revision id of the page' })
   @ApiOkResponse({ type: WikiDiffResponseDto })
   async diff(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query) {
     const namespace = namespaceOf(ns);

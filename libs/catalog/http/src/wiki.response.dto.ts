@@ -16,7 +16,7 @@ const EXAMPLE_IMAGE = { id: 12, guid: 'Hs4pQwXkLmTz', mini: 'http://localhost:30
 /** WikiSummary: list items, ancestors, children, related pages. */
 export class WikiSummaryResponseDto {
   @ApiProperty({ enum: ['wiki'] }) dataType!: 'wiki';
-  @ApiProperty({ example: 3 }) wikiid!: number;
+  @ApiProperty({ type: 'integer', example: 3 }) wikiid!: number;
   @ApiProperty({ enum: NAMESPACES, example: 'CATEGORY' }) namespace!: string;
   @ApiProperty({ example: 'iPhone 12' }) title!: string;
   @ApiProperty({ example: 'iPhone 12' }) display_title!: string;
@@ -46,7 +46,7 @@ export class WikiInfoResponseDto {
 }
 
 export class LinkedWikiResponseDto {
-  @ApiProperty() wikiid!: number;
+  @ApiProperty({ type: 'integer' }) wikiid!: number;
   @ApiProperty({ enum: NAMESPACES }) namespace!: string;
   @ApiProperty() title!: string;
 }
@@ -59,7 +59,7 @@ export class WikiSupplierResponseDto {
 }
 
 export class WikiDocumentResponseDto {
-  @ApiProperty({ example: 7 }) documentid!: number;
+  @ApiProperty({ type: 'integer', example: 7 }) documentid!: number;
 }
 
 export class MaintenanceTriggerResponseDto {
@@ -73,11 +73,11 @@ export class MaintenanceTriggerResponseDto {
 }
 
 export class MaintenanceScheduleResponseDto {
-  @ApiProperty({ description: "The page's own numbering, kept across edits", example: 1 }) wiki_maintenance_scheduleid!: number;
+  @ApiProperty({ type: 'integer', description: "The page's own numbering, kept across edits", example: 1 }) wiki_maintenance_scheduleid!: number;
   @ApiProperty({ example: 'Replace the battery' }) task!: string;
   @ApiProperty({ enum: SCHEDULE_STATUSES }) status!: string;
   @ApiProperty({ type: [MaintenanceTriggerResponseDto] }) triggers!: MaintenanceTriggerResponseDto[];
-  @ApiProperty({ type: Number, nullable: true, example: null }) guideid!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null }) guideid!: number | null;
   @ApiProperty({ type: [String], example: ['Battery'] }) parts!: string[];
 }
 
@@ -86,7 +86,7 @@ export class MaintenanceResponseDto {
   @ApiProperty({ type: [MaintenanceScheduleResponseDto] }) schedules!: MaintenanceScheduleResponseDto[];
   @ApiProperty({ type: String, nullable: true, description: 'The ancestor category the schedules come from; null: the page itself (or none anywhere)', example: 'Phone' }) inheritedFrom!: string | null;
   @ApiProperty({ example: 'en' }) langid!: string;
-  @ApiProperty({ description: 'The revision of the page the schedules come from (the page itself when none anywhere)', example: 112 }) revisionid!: number;
+  @ApiProperty({ type: 'integer', description: 'The revision of the page the schedules come from (the page itself when none anywhere)', example: 112 }) revisionid!: number;
 }
 
 /** A part of a category: the legacy `{tag, count, url}` with the item fields of a guide's parts. */
@@ -129,12 +129,12 @@ const CATEGORY_ONLY = 'CATEGORY pages only';
 
 /** The full Wiki (reference §3.10): the namespace-specific fields only where they apply. */
 export class WikiResponseDto {
-  @ApiProperty({ example: 3 }) wikiid!: number;
+  @ApiProperty({ type: 'integer', example: 3 }) wikiid!: number;
   @ApiProperty({ enum: NAMESPACES, example: 'CATEGORY' }) namespace!: string;
   @ApiProperty({ example: 'iPhone 12' }) title!: string;
   @ApiProperty({ example: 'iPhone 12' }) display_title!: string;
   @ApiProperty({ description: 'The page heading title (the display title unless one was written)', example: 'iPhone 12' }) page_title!: string;
-  @ApiProperty({ description: 'Current revision: send it back with writes', example: 112 }) revisionid!: number;
+  @ApiProperty({ type: 'integer', description: 'Current revision: send it back with writes', example: 112 }) revisionid!: number;
   @ApiProperty({ description: 'UNIX seconds' }) modified_date!: number;
   @ApiProperty({ description: 'UNIX seconds' }) created_date!: number;
   @ApiProperty({ example: 'en' }) langid!: string;
@@ -154,7 +154,7 @@ export class WikiResponseDto {
   @ApiProperty({ type: [LinkedWikiResponseDto], maxItems: 0, example: [], description: 'Always empty: links in the body are not extracted' }) linked_wikis!: LinkedWikiResponseDto[];
   @ApiProperty({ type: [WikiSummaryResponseDto], description: 'The live related pages, in the order written' }) related_wikis!: WikiSummaryResponseDto[];
   @ApiProperty({ description: 'The viewer may edit' }) can_edit!: boolean;
-  @ApiProperty({ type: Number, nullable: true, description: 'As written (this service keeps one language)', example: null }) source_revisionid!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'As written (this service keeps one language)', example: null }) source_revisionid!: number | null;
   @ApiProperty({ example: false }) table_of_contents!: boolean;
   @ApiPropertyOptional({ type: [WikiSupplierResponseDto], description: 'ITEM pages only' }) suppliers?: WikiSupplierResponseDto[];
   @ApiPropertyOptional({ type: [WikiSummaryResponseDto], description: `${CATEGORY_ONLY}: the breadcrumb, closest parent first` }) ancestors?: WikiSummaryResponseDto[];

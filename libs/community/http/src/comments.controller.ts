@@ -49,9 +49,9 @@ export class CommentsController {
       "Comments of guides you may not see are left out of the page, so a page may be shorter than `limit` while later pages still hold comments.",
     errors: [400],
   })
-  @ApiQuery({ name: 'context', required: false, enum: COMMENT_CONTEXTS }) @ApiQuery({ name: 'langid', required: false, example: 'en' })
-  @ApiQuery({ name: 'modifiedSince', required: false, description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'context', required: false, enum: COMMENT_CONTEXTS }) @ApiQuery({ name: 'langid', required: false, type: String, example: 'en' })
+  @ApiQuery({ name: 'modifiedSince', required: false, type: 'integer', description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ ...COMMENT, isArray: true })
   async list(@Query() query: Query, @CurrentPrincipal() principal: Caller | null) {
     const context = text(query, 'context');
@@ -64,7 +64,7 @@ export class CommentsController {
 
   @Get(':commentid')
   @IdParam('commentid', 'The comment id')
-  @Endpoint({ summary: 'A comment', description: `A deleted comment answers with status \`deleted\` and no text. ${PRIVATE}`, errors: [403, 404], notFound: 'Comment not found' })
+  @Endpoint({ summary: 'A comment', description: `A deleted comment answers with status \`deleted\` and no text. ${PRIVATE}`, errors: [403, 404], notFound: 'Comment not found', forbidden: 'Guide is private.' })
   @ApiOkResponse(COMMENT)
   async get(@Param('commentid') raw: string, @CurrentPrincipal() principal: Caller | null) {
     const [body] = await this.reader.comments([await this.viewComment.execute({ viewer: actorOf(principal), commentId: commentIdOf(raw) })]);
@@ -83,6 +83,7 @@ export class CommentsController {
     token: true,
     errors: [403, 404, 422],
     notFound: 'Guide not found',
+    forbidden: 'Guide is private.',
   })
   @ApiBody({ type: PostCommentDto }) @ApiCreatedResponse(COMMENT)
   async create(@Param('context') context: string, @Param('contextid') rawId: string, @Body() body: PostCommentDto, @CurrentPrincipal() principal: Caller) {
@@ -99,6 +100,7 @@ export class CommentsController {
     token: true,
     errors: [403, 404, 422],
     notFound: 'Comment not found',
+    forbidden: { message: 'Only the author of a comment or an Admin may edit it', requiredPrivileges: ['Admin'] },
   })
   @ApiBody({ type: EditCommentDto }) @ApiOkResponse(COMMENT)
   async edit(@Param('commentid') raw: string, @Body() body: EditCommentDto, @CurrentPrincipal() principal: Caller) {
@@ -115,6 +117,7 @@ export class CommentsController {
     token: true,
     errors: [403, 404],
     notFound: 'Comment not found',
+    forbidden: { message: 'Only the author of a comment or an Admin may delete it', requiredPrivileges: ['Admin'] },
   })
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@Param('commentid') raw: string, @CurrentPrincipal() principal: Caller): Promise<void> {

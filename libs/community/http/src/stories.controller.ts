@@ -42,9 +42,9 @@ export class StoriesController {
       'a product code, `guideid` those that mention a guide, `requireImages` (present, any value) those with images; `langid` puts stories in that language first.',
     errors: [400],
   })
-  @ApiQuery({ name: 'product', required: false, example: 'IF145-307' }) @ApiQuery({ name: 'guideid', required: false, type: Number })
-  @ApiQuery({ name: 'requireImages', required: false, description: 'Presence flag' }) @ApiQuery({ name: 'langid', required: false, example: 'en' })
-  @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] }) @ApiQuery({ name: 'limit', required: false, description: '1 to 50 (default 20)' }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'product', required: false, type: String, example: 'IF145-307' }) @ApiQuery({ name: 'guideid', required: false, type: 'integer' })
+  @ApiQuery({ name: 'requireImages', required: false, type: String, description: 'Presence flag' }) @ApiQuery({ name: 'langid', required: false, type: String, example: 'en' })
+  @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] }) @ApiQuery({ name: 'limit', required: false, type: 'integer', description: '1 to 50 (default 20)' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ ...STORY, isArray: true })
   async list(@Query() query: Query) {
     const filter = { order: order(query), product: text(query, 'product'), guideId: optionalId(query, 'guideid'), requireImages: flag(query, 'requireImages'), langid: text(query, 'langid') };
@@ -90,6 +90,7 @@ export class StoriesController {
     token: true,
     errors: [403, 404, 422],
     notFound: 'Story not found',
+    forbidden: { message: 'Only the author of a story or an Admin may edit it', requiredPrivileges: ['Admin'] },
   })
   @ApiBody({ type: EditStoryDto }) @ApiOkResponse(STORY)
   async edit(@Param('storyid') raw: string, @Body() body: EditStoryDto, @CurrentPrincipal() principal: Caller) {

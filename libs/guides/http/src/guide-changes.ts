@@ -15,6 +15,7 @@ export function flagOn(query: Query, name: string): boolean {
 export const INCLUDE_DELETED_QUERY = {
   name: 'includeDeleted',
   required: false,
+  type: String,
   description:
     'With `modifiedSince`: the body becomes `{guides, deleted}`, `deleted` listing the guides deleted or made private since then (and not public again), ' +
     'paged with the same `limit` and `offset` (page until both lists are shorter than `limit`). Without it the body is the plain list, as the original API answers.',

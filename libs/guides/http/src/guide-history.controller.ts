@@ -15,7 +15,7 @@ import {
 } from '@rc/guides-domain';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, IdParam, IfMatchRevision, presentRevisions, requiredId, requiredRevision, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
+import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, IdParam, idRequired, IfMatchRevision, PAGE_BAD_REQUEST, presentRevisions, requiredId, requiredRevision, revisionRequired, SUMMARY_OF_CHANGE_QUERY, UserSummaryResponseDto } from '@rc/shared-http';
 import { GuideDiffResponseDto, GuideRevisionResponseDto, GuideTeamsResponseDto, GuideUsersResponseDto } from './dto/guide-history.response.dto.js';
 import { GuideResponseDto } from './dto/guide.response.dto.js';
 import { guideDiffBody } from './guide-diff.js';
@@ -26,6 +26,11 @@ import { guideIdOf } from './guides.controller.js';
 type Query = Record<string, unknown>;
 
 /** Some routes answer 403 rather than 404 for a guide that does not exist, as the original API does. */
+/** The 403 of a guide the caller may not see (or that does not exist, on these routes). */
+const GUIDE_PRIVATE = new GuidePrivateError().message;
+/** The 403 of a change of who edits a guide by someone else than its author or an Admin. */
+const MANAGE_ACCESS = 'Only the author or an Admin may change who edits this guide';
+
 async function forbiddenWhenMissing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -60,8 +65,10 @@ export class GuideHistoryController {
     description: 'Paged (`limit`, `offset`). The revisions of a public guide are readable by anyone; those of a private guide by those who may see it.',
     errors: [400, 403, 404],
     notFound: 'Guide not found',
+    badRequest: PAGE_BAD_REQUEST,
+    forbidden: GUIDE_PRIVATE,
   })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ type: GuideRevisionResponseDto, isArray: true })
   async revisions(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
     const entries = await this.history.execute({ viewer: editorOf(viewer), guideId: guideIdOf(raw), page: parsePage(query) });
@@ -75,8 +82,10 @@ export class GuideHistoryController {
     description: 'The changed fields (markup line by line), the steps added, removed, moved and edited (their lines line by line), and a unified diff of the guide as markup text. Either revision may be the older.',
     errors: [400, 403, 404],
     notFound: 'Revision not found',
+    badRequest: idRequired('from'),
+    forbidden: GUIDE_PRIVATE,
   })
-  @ApiQuery({ name: 'from', required: true, description: 'A revision id of the guide' }) @ApiQuery({ name: 'to', required: true, description: 'A revision id of the guide' })
+  @ApiQuery({ name: 'from', required: true, type: 'integer', description: 'A revision id of the guide' }) @ApiQuery({ name: 'to', required: true, type: 'integer', description: 'A revision id of the guide' })
   @ApiOkResponse({ type: GuideDiffResponseDto })
   async diff(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null) {
     const guideId = guideIdOf(raw);
@@ -97,8 +106,9 @@ export class GuideHistoryController {
     errors: [403, 404, 409, 422],
     notFound: 'Guide not found',
     conflict: GuideResponseDto,
+    invalid: revisionRequired(),
   })
-  @ApiQuery({ name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead)' }) @IfMatchRevision() @ApiQuery({ name: 'to_revisionid', required: true, description: 'The revision to restore' })
+  @ApiQuery({ name: 'revisionid', required: true, type: 'integer', description: 'The current revision id (or its ETag as `If-Match` instead)' }) @IfMatchRevision() @ApiQuery({ name: 'to_revisionid', required: true, type: 'integer', description: 'The revision to restore' })
   @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiOkResponse({ description: 'The guide as it now is', type: GuideResponseDto })
   async revertGuide(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
@@ -114,7 +124,7 @@ export class GuideHistoryController {
 
   @Get(':guideid/users')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: "A guide's collaborators (users who may edit it besides its author)", description: 'A guide that does not exist, or that the caller may not see, is a 403.', token: true, errors: [403] })
+  @Endpoint({ summary: "A guide's collaborators (users who may edit it besides its author)", description: 'A guide that does not exist, or that the caller may not see, is a 403.', token: true, errors: [403], forbidden: GUIDE_PRIVATE })
   @ApiOkResponse({ type: UserSummaryResponseDto, isArray: true })
   async collaborators(@Param('guideid') raw: string, @CurrentPrincipal() principal: Caller) {
     const { guide } = await forbiddenWhenMissing(() => this.viewAccess.execute({ viewer: editorOf(principal), guideId: this.idOrForbidden(raw) }));
@@ -124,7 +134,7 @@ export class GuideHistoryController {
   @Put(':guideid/users/:userid')
   @IdParam('guideid', 'The guide id') @IdParam('userid', 'The user id')
   @HttpCode(201)
-  @Endpoint({ summary: 'Let a user edit the guide (author or Admin)', description: 'Adding a collaborator twice changes nothing.', token: true, errors: [403, 404], notFound: 'Guide not found' })
+  @Endpoint({ summary: 'Let a user edit the guide (author or Admin)', description: 'Adding a collaborator twice changes nothing.', token: true, errors: [403, 404], notFound: 'Guide not found', forbidden: MANAGE_ACCESS })
   @ApiCreatedResponse({ description: 'The collaborators', type: UserSummaryResponseDto, isArray: true })
   async addCollaborator(@Param('guideid') raw: string, @Param('userid') rawUser: string, @CurrentPrincipal() principal: Caller) {
     const guideId = guideIdOf(raw);
@@ -134,7 +144,7 @@ export class GuideHistoryController {
 
   @Delete(':guideid/users/:userid')
   @IdParam('guideid', 'The guide id') @IdParam('userid', 'The user id')
-  @Endpoint({ summary: 'Take back a collaborator (author or Admin)', description: 'A user who is not a collaborator leaves the list unchanged; a guide that does not exist is a 403.', token: true, errors: [403] })
+  @Endpoint({ summary: 'Take back a collaborator (author or Admin)', description: 'A user who is not a collaborator leaves the list unchanged; a guide that does not exist is a 403.', token: true, errors: [403], forbidden: MANAGE_ACCESS })
   @ApiOkResponse({ type: GuideUsersResponseDto })
   async removeCollaborator(@Param('guideid') raw: string, @Param('userid') rawUser: string, @CurrentPrincipal() principal: Caller) {
     const guideId = this.idOrForbidden(raw);
@@ -145,7 +155,7 @@ export class GuideHistoryController {
 
   @Get(':guideid/teams')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: "A guide's teams (whose members may edit it), and what the caller may do", description: 'A guide that does not exist, or that the caller may not see, is a 403.', token: true, errors: [403] })
+  @Endpoint({ summary: "A guide's teams (whose members may edit it), and what the caller may do", description: 'A guide that does not exist, or that the caller may not see, is a 403.', token: true, errors: [403], forbidden: GUIDE_PRIVATE })
   @ApiOkResponse({ type: GuideTeamsResponseDto })
   async teams(@Param('guideid') raw: string, @CurrentPrincipal() principal: Caller) {
     const guideId = this.idOrForbidden(raw);
@@ -158,7 +168,7 @@ export class GuideHistoryController {
   @Put(':guideid/teams/:teamid')
   @IdParam('guideid', 'The guide id') @IdParam('teamid', 'The team id')
   @HttpCode(201)
-  @Endpoint({ summary: 'Let the members of a team edit the guide (author or Admin)', description: 'Adding a team twice changes nothing.', token: true, errors: [403, 404], notFound: 'Team not found' })
+  @Endpoint({ summary: 'Let the members of a team edit the guide (author or Admin)', description: 'Adding a team twice changes nothing.', token: true, errors: [403, 404], notFound: 'Team not found', forbidden: MANAGE_ACCESS })
   @ApiCreatedResponse({ type: GuideTeamsResponseDto })
   async addTeam(@Param('guideid') raw: string, @Param('teamid') rawTeam: string, @CurrentPrincipal() principal: Caller) {
     return this.changeTeam(raw, rawTeam, principal, true);
@@ -166,7 +176,7 @@ export class GuideHistoryController {
 
   @Delete(':guideid/teams/:teamid')
   @IdParam('guideid', 'The guide id') @IdParam('teamid', 'The team id')
-  @Endpoint({ summary: 'Take back a team (author or Admin)', description: 'A team that is not on the list leaves it unchanged.', token: true, errors: [403, 404], notFound: 'Guide not found' })
+  @Endpoint({ summary: 'Take back a team (author or Admin)', description: 'A team that is not on the list leaves it unchanged.', token: true, errors: [403, 404], notFound: 'Guide not found', forbidden: MANAGE_ACCESS })
   @ApiOkResponse({ type: GuideTeamsResponseDto })
   async removeTeam(@Param('guideid') raw: string, @Param('teamid') rawTeam: string, @CurrentPrincipal() principal: Caller) {
     return this.changeTeam(raw, rawTeam, principal, false);

@@ -26,7 +26,7 @@ import {
 } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parseId, parseLangid, parsePage } from '@rc/shared-kernel';
-import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, list, optionalId, order, representsRevision, requiredRevision, timestamp, wantsPretty, wantsXml, IdParam, SUMMARY_OF_CHANGE_QUERY } from '@rc/shared-http';
+import { ADMIN_REQUIRED, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IdParam, IfMatchRevision, LANGID_BAD_REQUEST, list, optionalId, order, OrderQuery, PageQuery, representsRevision, requiredRevision, revisionRequired, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty, wantsXml } from '@rc/shared-http';
 import { GuideWriteDto, LangBodyDto, StepEditDto, StepOrderDto, StepWriteDto, TagDto } from './dto/guide.request.dto.js';
 import { GuideResponseDto, GuideSummaryResponseDto, StepResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
@@ -68,11 +68,13 @@ function listOrder(query: Query): { order: 'ASC' | 'DESC'; sort?: GuideSort } {
   }
 }
 
-const STEP_REVISION = { name: 'revisionid', required: true, description: "The step's current revision id; a stale one is a 409 whose body is the current step" };
+const STEP_REVISION = { name: 'revisionid', required: true, type: 'integer', description: "The step's current revision id; a stale one is a 409 whose body is the current step" };
 const GUIDE_BODY = { description: 'The full guide (reference §3.5)', type: GuideResponseDto };
 const GUIDE_LIST = { description: 'Guide summaries (reference §3.4)', type: GuideSummaryResponseDto, isArray: true };
-const LANGID_QUERY = { name: 'langid', required: false, description: 'A two-letter language code (`en`, `de`, `fr`, `jp`…): the guide in that language', example: 'de' };
-const REVISION = { name: 'revisionid', required: true, description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current version' };
+/** The 403 of a guide the caller may not see (GuidePrivateError). */
+const GUIDE_PRIVATE = new GuidePrivateError().message;
+const LANGID_QUERY = { name: 'langid', required: false, type: String, description: 'A two-letter language code (`en`, `de`, `fr`, `jp`…): the guide in that language', example: 'de' };
+const REVISION = { name: 'revisionid', required: true, type: 'integer', description: 'The current revision id (or its ETag as `If-Match` instead); a stale one is a 409 whose body is the current version' };
 
 @ApiTags('Guides')
 @Controller('guides')
@@ -105,8 +107,8 @@ export class GuidesController {
       'With `guideids` (first 50), only those, in that order; otherwise `filter` (types, comma-separated), `order`, `modifiedSince`, `limit`, `offset`. `order`: ASC (default) or DESC by guide id, or (extensions of this service) `popular` (views + 20 × favourites + 10 × completions), `views`, `favorites` (most first) or `newest` (most recently published first); ties: the higher guide id first.',
     errors: [400],
   })
-  @ApiQuery({ name: 'guideids', required: false }) @ApiQuery({ name: 'filter', required: false }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC', ...GUIDE_SORTS] })
-  @ApiQuery({ name: 'modifiedSince', required: false }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'guideids', required: false, type: String }) @ApiQuery({ name: 'filter', required: false, type: String }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC', ...GUIDE_SORTS] })
+  @ApiQuery({ name: 'modifiedSince', required: false, type: 'integer' }) @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiQuery(INCLUDE_DELETED_QUERY) @ApiExtraModels(GuideSummaryResponseDto, GuideChangesResponseDto)
   @ApiOkResponse({ description: 'Guide summaries (reference §3.4); `{guides, deleted}` with `modifiedSince` and `includeDeleted`', schema: { oneOf: [{ type: 'array', items: { $ref: getSchemaPath(GuideSummaryResponseDto) } }, { $ref: getSchemaPath(GuideChangesResponseDto) }] } })
   async list(@Query() query: Query, @Req() req: Request) {
@@ -126,20 +128,22 @@ export class GuidesController {
   @Get('featured')
   @Endpoint({ summary: 'Featured guides (flag GUIDE_STARRED)', errors: [400] })
   @ApiOkResponse(GUIDE_LIST)
+  @OrderQuery()
+  @PageQuery()
   async featured(@Query() query: Query, @Req() req: Request) {
     return stampedList(this.listBodies, this.stamps, req, async () => this.reader.summaries(await this.queries.list({ order: order(query), flag: 'GUIDE_STARRED' }, parsePage(query))));
   }
 
   @Get(':guideid')
   @IdParam('guideid', 'The guide id')
-  @GuideXml(GuideResponseDto, [400, 403, 404])
+  @GuideXml(GuideResponseDto, [400, 403, 404], { badRequest: LANGID_BAD_REQUEST, forbidden: GUIDE_PRIVATE })
   @Endpoint({
     summary: 'One guide',
     description: 'Prerequisite guides\' steps come first unless `excludePrerequisiteSteps`. `revisionid` reads a stored revision (anyone for a public guide; for a private one, those who may see it). A private guide is 403 for others. `langid` reads the guide in that language: its translation (title, subject, summary, introduction, conclusion, step titles and lines; the rest is shared by every language), or the guide in its own language when it has none (`langid` in the answer is the language served, `available_langids` lists what exists); an unknown language code is a 400.',
-    errors: [400, 403, 404], notFound: 'Guide not found',
+    errors: [400, 403, 404], notFound: 'Guide not found', badRequest: LANGID_BAD_REQUEST, forbidden: GUIDE_PRIVATE,
   })
-  @ApiQuery({ name: 'excludePrerequisiteSteps', required: false }) @ApiQuery({ name: 'revisionid', required: false }) @ApiQuery(LANGID_QUERY)
-  @ApiQuery({ name: 'stepComments', required: false, description: 'Presence flag: each step shows at most 20 top-level comments and its `comment_count`' })
+  @ApiQuery({ name: 'excludePrerequisiteSteps', required: false, type: String }) @ApiQuery({ name: 'revisionid', required: false, type: 'integer' }) @ApiQuery(LANGID_QUERY)
+  @ApiQuery({ name: 'stepComments', required: false, type: String, description: 'Presence flag: each step shows at most 20 top-level comments and its `comment_count`' })
   async get(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const guideId = guideIdOf(raw);
     const revisionid = optionalId(query, 'revisionid');
@@ -181,7 +185,7 @@ export class GuidesController {
     summary: 'Edit a guide (author, collaborators, team members, Admins)',
     description:
       'Any subset of the write fields. A no-op keeps the revision. With `langid` other than the guide\'s own language, writes its translation into that language: `title`, `subject`, `summary`, `introduction`, `conclusion` (null or empty: the source\'s text shows again; the other fields are shared by every language: 422) and `source_revisionid` (the revision of the guide it was made from; default the current one); `revisionid` is then the translation\'s, or, for a language without one yet, the guide\'s current revision (the write starts the translation). The answer is the guide in that language.',
-    token: true, errors: [400, 403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto,
+    token: true, errors: [400, 403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto, badRequest: LANGID_BAD_REQUEST,
   })
   @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(LANGID_QUERY) @ApiBody({ type: GuideWriteDto })
   @ApiOkResponse(GUIDE_BODY)
@@ -200,7 +204,7 @@ export class GuidesController {
   @Delete(':guideid')
   @IdParam('guideid', 'The guide id')
   @HttpCode(204)
-  @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
+  @Endpoint({ summary: 'Delete a guide (soft; Admin or sole author)', description: 'A guide other guides use as a prerequisite is refused (422).', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto, forbidden: 'Only an Admin or the sole author may delete this guide', invalid: revisionRequired() })
   @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY)
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request): Promise<void> {
@@ -209,7 +213,7 @@ export class GuidesController {
 
   @Put(':guideid/public')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
+  @Endpoint({ summary: 'Publish a guide', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto, invalid: revisionRequired() })
   @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   publish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     return this.visibility(raw, query, principal, true, req);
@@ -217,7 +221,7 @@ export class GuidesController {
 
   @Delete(':guideid/public')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
+  @Endpoint({ summary: 'Make a guide private', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto, invalid: revisionRequired() })
   @ApiQuery(REVISION) @IfMatchRevision() @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   unpublish(@Param('guideid') raw: string, @Query() query: Query, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     return this.visibility(raw, query, principal, false, req);
@@ -226,7 +230,8 @@ export class GuidesController {
   @Post(':guideid/steps')
   @IdParam('guideid', 'The guide id')
   @HttpCode(201)
-  @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [403, 404, 409, 422], notFound: 'Guide not found', conflict: GuideResponseDto })
+  @Endpoint({ summary: 'Add a step', description: '`orderby` 1 … count + 1 inserts and moves later steps down. A `revisionid`, when given, is checked.', token: true, errors: [400, 403, 404, 409, 422], badRequest: "Parameter 'revisionid' must be a positive integer", notFound: 'Guide not found', conflict: GuideResponseDto })
+  @ApiQuery({ name: 'revisionid', required: false, type: 'integer', description: "The guide's current revision id: checked when given (a stale one is a 409)" })
   @ApiBody({ type: StepWriteDto }) @ApiCreatedResponse(GUIDE_BODY)
   async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body, ...changeNoteOf(query, body) });
@@ -240,7 +245,7 @@ export class GuidesController {
     summary: 'Edit a step',
     description:
       '`revisionid` is the step\'s; a stale one is a 409 whose body is the current step. With `langid` other than the guide\'s own language, writes the step\'s translation: `title` and `lines` (one text per line of the step, in order: a string or `{text}`; bullets and levels are the step\'s); `revisionid` is the step\'s as that language shows it. The answer is the step in that language.',
-    token: true, errors: [400, 403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto,
+    token: true, errors: [400, 403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto, badRequest: LANGID_BAD_REQUEST,
   })
   @ApiQuery(STEP_REVISION) @ApiQuery(LANGID_QUERY) @ApiBody({ type: StepEditDto }) @ApiOkResponse({ description: 'The step', type: StepResponseDto })
   async patchStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @Body() body: StepEditDto, @CurrentPrincipal() principal: Caller) {
@@ -257,7 +262,7 @@ export class GuidesController {
   @Delete(':guideid/steps/:stepid')
   @IdParam('guideid', 'The guide id')
   @IdParam('stepid', 'The step id')
-  @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto })
+  @Endpoint({ summary: 'Delete a step', token: true, errors: [403, 404, 409, 422], notFound: 'Step not found', conflict: StepResponseDto, invalid: revisionRequired() })
   @ApiQuery(STEP_REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query), ...changeNoteOf(query) });
@@ -293,7 +298,7 @@ export class GuidesController {
 
   @Get(':guideid/tags')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: "A guide's tags (alphabetical)", description: 'A private, deleted or unknown guide answers 403 `Guide is private.`, as the original does.', errors: [403] })
+  @Endpoint({ summary: "A guide's tags (alphabetical)", description: 'A private, deleted or unknown guide answers 403 `Guide is private.`, as the original does.', errors: [403], forbidden: GUIDE_PRIVATE })
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' } } })
   async tags(@Param('guideid') raw: string, @CurrentPrincipal() viewer: Caller | null): Promise<string[]> {
     const id = parseId(raw);
@@ -309,7 +314,7 @@ export class GuidesController {
 
   @Put(':guideid/tag')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: 'Add a tag (Admin)', token: true, errors: [403, 404, 422], notFound: 'Guide not found' })
+  @Endpoint({ summary: 'Add a tag (Admin)', token: true, errors: [403, 404, 422], notFound: 'Guide not found', forbidden: ADMIN_REQUIRED })
   @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
   async addTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: true });
@@ -318,7 +323,7 @@ export class GuidesController {
 
   @Delete(':guideid/tag')
   @IdParam('guideid', 'The guide id')
-  @Endpoint({ summary: 'Remove a tag (Admin)', token: true, errors: [403, 404, 422], notFound: 'Tag not found' })
+  @Endpoint({ summary: 'Remove a tag (Admin)', token: true, errors: [403, 404, 422], notFound: 'Tag not found', forbidden: ADMIN_REQUIRED })
   @ApiBody({ type: TagDto }) @ApiOkResponse(GUIDE_BODY)
   async removeTag(@Param('guideid') raw: string, @Body() body: TagDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.tag.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), tag: body.tag, on: false });

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { GUIDE_FLAGS, GUIDE_TYPES } from '@rc/guides-domain';
 import type { Caller } from '@rc/identity-contracts';
-import { CurrentPrincipal, Endpoint } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, PAGE_BAD_REQUEST, PageQuery } from '@rc/shared-http';
 import { parsePage } from '@rc/shared-kernel';
 
 /** What the site routes read of the service's configuration. */
@@ -34,7 +34,7 @@ class SiteAuthenticationResponseDto {
 
 /** The current site (the older clients' `/sites/info` and `/info`). */
 export class SiteInfoResponseDto {
-  @ApiProperty({ example: 1 }) siteid!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) siteid!: number;
   @ApiProperty({ description: 'The host of the public base URL', example: 'localhost' }) name!: string;
   @ApiProperty({ example: 'localhost' }) domain!: string;
   @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null }) custom_domain!: null;
@@ -68,7 +68,7 @@ export class UserFlagsResponseDto {
 
 /** A featured collection of guides (none are kept here). */
 export class CollectionResponseDto {
-  @ApiProperty() collectionid!: number;
+  @ApiProperty({ type: 'integer' }) collectionid!: number;
   @ApiProperty() title!: string;
   @ApiProperty({ description: 'UNIX seconds' }) date!: number;
   @ApiPropertyOptional({ type: 'string', nullable: true, enum: [null] }) image!: null;
@@ -127,8 +127,9 @@ export class SiteController {
   }
 
   @Get('collections')
-  @Endpoint({ summary: 'Featured collections of guides', description: 'Always an empty list: this service keeps no collections. `limit` and `offset` are checked as on every list.', errors: [400] })
+  @Endpoint({ summary: 'Featured collections of guides', description: 'Always an empty list: this service keeps no collections. `limit` and `offset` are checked as on every list.', errors: [400], badRequest: PAGE_BAD_REQUEST })
   @ApiOkResponse({ type: CollectionResponseDto, isArray: true })
+  @PageQuery()
   collections(@Query() query: Record<string, unknown>): CollectionResponseDto[] {
     parsePage(query);
     return [];

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { PageTags, type TagUse } from '@rc/catalog-contracts';
 import { MikroOrmGuideTagUses } from '@rc/guides-infra-mikro-orm';
-import { Endpoint, order } from '@rc/shared-http';
+import { Endpoint, order, PageQuery } from '@rc/shared-http';
 import { parsePage } from '@rc/shared-kernel';
 
 /**
@@ -36,6 +36,7 @@ export class TagsController {
   })
   @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
   @ApiOkResponse({ schema: { type: 'array', items: { type: 'string' }, example: ['battery', 'screen'] } })
+  @PageQuery()
   async list(@Query() query: Record<string, unknown>): Promise<string[]> {
     const page = parsePage(query);
     const direction = order(query);

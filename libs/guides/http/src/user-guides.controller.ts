@@ -3,7 +3,7 @@ import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/s
 import { GuideQueries, MarkGuide } from '@rc/guides-domain';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { parsePage } from '@rc/shared-kernel';
-import { CurrentPrincipal, Endpoint, order, IdParam } from '@rc/shared-http';
+import { CurrentPrincipal, Endpoint, IdParam, order, OrderQuery, PAGE_BAD_REQUEST, PageQuery } from '@rc/shared-http';
 import { LangBodyDto } from './dto/guide.request.dto.js';
 import { FavoriteResponseDto, GuideSummaryResponseDto } from './dto/guide.response.dto.js';
 import { editorOf, GuideReader } from './guide-reader.js';
@@ -28,6 +28,8 @@ export class UserGuidesController {
   @Get('user/guides')
   @Endpoint({ summary: "The current user's guides, private ones included", token: true, appId: true, errors: [400] })
   @ApiOkResponse(SUMMARIES)
+  @OrderQuery()
+  @PageQuery()
   async mine(@Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.reader.summaries(await this.queries.byAuthor(principal.userId, parsePage(query), order(query), true));
   }
@@ -36,14 +38,17 @@ export class UserGuidesController {
   @IdParam('userid', 'The user id')
   @Endpoint({ summary: "A user's public guides", errors: [400, 404], notFound: 'User not found' })
   @ApiOkResponse(SUMMARIES)
+  @OrderQuery()
+  @PageQuery()
   async byUser(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
     return this.reader.summaries(await this.queries.byAuthor(userId, parsePage(query), order(query), false));
   }
 
   @Get('user/favorites/guides')
-  @Endpoint({ summary: "The current user's favourite guides, private ones included", token: true, errors: [400] })
+  @Endpoint({ summary: "The current user's favourite guides, private ones included", token: true, errors: [400], badRequest: PAGE_BAD_REQUEST })
   @ApiOkResponse(FAVORITES)
+  @PageQuery()
   async myFavorites(@Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.reader.marked(await this.queries.marked('favorite', principal.userId, parsePage(query), { isAdmin: principal.role === 'Admin' }));
   }
@@ -68,24 +73,27 @@ export class UserGuidesController {
 
   @Get('users/:userid/favorites/guides')
   @IdParam('userid', 'The user id')
-  @Endpoint({ summary: "A user's favourite public guides", errors: [400, 404], notFound: 'User not found' })
+  @Endpoint({ summary: "A user's favourite public guides", errors: [400, 404], notFound: 'User not found', badRequest: PAGE_BAD_REQUEST })
   @ApiOkResponse(FAVORITES)
+  @PageQuery()
   async favoritesOf(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
     return this.reader.marked(await this.queries.marked('favorite', userId, parsePage(query), null));
   }
 
   @Get('user/completions')
-  @Endpoint({ summary: 'Guides the current user completed, private ones included', token: true, errors: [400] })
+  @Endpoint({ summary: 'Guides the current user completed, private ones included', token: true, errors: [400], badRequest: PAGE_BAD_REQUEST })
   @ApiOkResponse(SUMMARIES)
+  @PageQuery()
   async myCompletions(@Query() query: Query, @CurrentPrincipal() principal: Caller) {
     return this.reader.summaries((await this.queries.marked('completion', principal.userId, parsePage(query), { isAdmin: principal.role === 'Admin' })).map((r) => r.guide));
   }
 
   @Get('users/:userid/completions')
   @IdParam('userid', 'The user id')
-  @Endpoint({ summary: 'Public guides a user completed', errors: [400, 404], notFound: 'User not found' })
+  @Endpoint({ summary: 'Public guides a user completed', errors: [400, 404], notFound: 'User not found', badRequest: PAGE_BAD_REQUEST })
   @ApiOkResponse(SUMMARIES)
+  @PageQuery()
   async completionsOf(@Param('userid') raw: string, @Query() query: Query) {
     const userId = await this.existingUser(raw);
     return this.reader.summaries((await this.queries.marked('completion', userId, parsePage(query), null)).map((r) => r.guide));

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { EditProfile, GetUser, ListUsers, MAX_USER_LIST_OFFSET, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
+import { EditProfile, GetUser, ListUsers, MAX_USER_LIST_OFFSET, UserListOffsetTooLargeError, UserNotFoundError, type Principal, type UserId } from '@rc/identity-domain';
 import { parseId, parsePage } from '@rc/shared-kernel';
 import { CurrentPrincipal, Endpoint, order, timestamp, UserSummaryResponseDto, IdParam } from '@rc/shared-http';
 import { ProfileEditRequestDto } from './dto/identity.request.dto.js';
@@ -32,9 +32,10 @@ export class ProfilesController {
     summary: 'Active accounts, ordered by userid',
     description: `UserSummary items without \`privileges\`. Disabled accounts are never listed. \`joinedSince\` (UNIX seconds) keeps accounts that joined then or later. An \`offset\` above ${MAX_USER_LIST_OFFSET} is a 422, as in the original API.`,
     errors: [400, 422],
+    invalid: { field: 'offset', message: new UserListOffsetTooLargeError(MAX_USER_LIST_OFFSET).message },
   })
-  @ApiQuery({ name: 'joinedSince', required: false, description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
-  @ApiQuery({ name: 'limit', required: false, description: 'Default 20, at most 200' }) @ApiQuery({ name: 'offset', required: false, description: `Default 0, at most ${MAX_USER_LIST_OFFSET}` })
+  @ApiQuery({ name: 'joinedSince', required: false, type: 'integer', description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer', description: 'Default 20, at most 200' }) @ApiQuery({ name: 'offset', required: false, type: 'integer', description: `Default 0, at most ${MAX_USER_LIST_OFFSET}` })
   @ApiOkResponse({ description: 'UserSummary items (reference §3.2)', type: UserSummaryResponseDto, isArray: true })
   async list(@Query() query: Query) {
     const page = parsePage(query);

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ConfirmPasswordReset, RegisterUser, RequestPasswordReset, type Principal } from '@rc/identity-domain';
-import { ClientAddress, CurrentPrincipal, Endpoint } from '@rc/shared-http';
+import { ADMIN_REQUIRED, ClientAddress, CurrentPrincipal, Endpoint } from '@rc/shared-http';
 import { ConfirmResetRequestDto, RegisterRequestDto, ResetPasswordRequestDto } from './dto/identity.request.dto.js';
 import { AuthenticatedUserResponseDto, MessageResponseDto } from './dto/user.response.dto.js';
 import { UserViews } from './user-views.js';
@@ -27,6 +27,7 @@ export class UsersController {
       'Requests from one client address are limited (429 past the limit); an Admin\'s are not.',
     appId: true,
     errors: [401, 403, 422, 429],
+    forbidden: ADMIN_REQUIRED,
   })
   @ApiBody({ type: RegisterRequestDto })
   @ApiCreatedResponse({ type: AuthenticatedUserResponseDto })

@@ -6,6 +6,9 @@ import { Endpoint, sendError } from '@rc/shared-http';
 import { parseImageFile } from './media.presenter.js';
 import { sendStoredFile } from './stored-file.js';
 
+/** The bytes of an image file: the type its size was made in (JPEG, PNG, GIF, WEBP or AVIF), or the original's. */
+const IMAGE_BYTES = { 'image/*': { schema: { type: 'string', format: 'binary' } } };
+
 /** How long a size not made yet is worth waiting for before asking again. */
 const RETRY_AFTER_SECONDS = 2;
 
@@ -32,8 +35,8 @@ export class ImageFilesController {
     notFound: 'No such image file',
   })
   @ApiParam({ name: 'file', description: 'e.g. FucWIkw2ZEBiIJHk.medium' })
-  @ApiOkResponse({ description: 'The image bytes' })
-  @ApiResponse({ status: 206, description: 'A byte range' })
+  @ApiOkResponse({ description: 'The image bytes', content: IMAGE_BYTES })
+  @ApiResponse({ status: 206, description: 'A byte range (one range: `Content-Range` says which)', content: IMAGE_BYTES })
   async file(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const parsed = parseImageFile(file);
     const size = parsed?.size === 'full' ? 'original' : parsed?.size;

@@ -13,6 +13,11 @@ export function parseMediaFile(file: string): { guid: string; extension: string 
   return dot > 0 && GUID_PATTERN.test(guid) && /^[a-z0-9]{2,5}$/.test(extension) ? { guid, extension } : null;
 }
 
+/** A video file's bytes: MP4, WebM or QuickTime, as uploaded. */
+const VIDEO_BYTES = { 'video/*': { schema: { type: 'string', format: 'binary' } } };
+/** A document file's bytes. */
+const PDF_BYTES = { 'application/pdf': { schema: { type: 'string', format: 'binary' } } };
+
 /**
  * The files of videos (their one encoding, as uploaded) and documents (PDFs, always downloaded as
  * attachments, never shown inline): `/media/files/videos/<guid>.<format>` and
@@ -31,8 +36,8 @@ export class MediaFilesController {
   @Get('videos/:file')
   @Endpoint({ summary: 'A video file', description: '`<guid>.<format>` (mp4, webm or mov): the one encoding, as uploaded. Byte ranges (206, 416), HEAD and 304.', errors: [404, 416], notFound: 'No such video file' })
   @ApiParam({ name: 'file', description: 'e.g. Vd8kQ2mZ0pLx7TcA.mp4' })
-  @ApiOkResponse({ description: 'The video bytes' })
-  @ApiResponse({ status: 206, description: 'A byte range' })
+  @ApiOkResponse({ description: 'The video bytes', content: VIDEO_BYTES })
+  @ApiResponse({ status: 206, description: 'A byte range (one range: `Content-Range` says which)', content: VIDEO_BYTES })
   async video(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const parsed = parseMediaFile(file);
     const video = parsed ? await this.media.findVideo({ guid: parsed.guid }) : null;
@@ -44,8 +49,8 @@ export class MediaFilesController {
   @Get('documents/:file')
   @Endpoint({ summary: 'A document file', description: '`<guid>.pdf`: downloaded (`Content-Disposition: attachment` with the uploaded file name). Byte ranges (206, 416), HEAD and 304.', errors: [404, 416], notFound: 'No such document file' })
   @ApiParam({ name: 'file', description: 'e.g. Dq3xR8vN1mKp5ZwB.pdf' })
-  @ApiOkResponse({ description: 'The PDF bytes' })
-  @ApiResponse({ status: 206, description: 'A byte range' })
+  @ApiOkResponse({ description: 'The PDF bytes', content: PDF_BYTES })
+  @ApiResponse({ status: 206, description: 'A byte range (one range: `Content-Range` says which)', content: PDF_BYTES })
   async document(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const parsed = parseMediaFile(file);
     const document = parsed?.extension === 'pdf' ? await this.media.findDocument({ guid: parsed.guid }) : null;

@@ -5,6 +5,7 @@ import type { Caller } from '@rc/identity-contracts';
 import {
   AddEmbed,
   CopyImage,
+  DEFAULT_MEDIA_SETTINGS,
   DeleteImages,
   GetDocument,
   GetImage,
@@ -27,16 +28,20 @@ import {
 import { CurrentPrincipal, Endpoint, order } from '@rc/shared-http';
 import { parsePage } from '@rc/shared-kernel';
 import { MEDIA_SETTINGS } from './media-tokens.js';
+import { DocumentResponseDto, EmbedResponseDto, ImageWithMetadataResponseDto, RotateAcceptedResponseDto, RotateJobResponseDto, VideoResponseDto } from './media.response.dto.js';
 import { presentDocument, presentEmbed, presentImageWithMetadata, presentRotateJob, presentVideo, type MediaUrls } from './media.presenter.js';
 
-const VIDEO = { description: 'Video (reference §3.13): `{videoid, objectid, guid, srcid, filename, duration (ms), width, height, image (the poster, ImageWithMetadata, or null), encodings: [{column, label, width, height, codecs, mime, format, url, always_generate}]}`' };
-const DOCUMENT = { description: 'Document (reference §3.13): `{documentid, guid, filename, title, size, document_type, download_url, view_url, edit_url, date, pages, type}`' };
-const EMBED = { description: 'Embed (reference §3.13): `{embedid, objectid, type: GuideEmbedObject, view_url, width, height, html: null, filename (the title), provider, thumbnails, date}`' };
+const VIDEO = { description: 'Video (reference §3.13)', type: VideoResponseDto };
+const DOCUMENT = { description: 'Document (reference §3.13)', type: DocumentResponseDto };
+const EMBED = { description: 'Embed (reference §3.13)', type: EmbedResponseDto };
+
+/** The 400 of a raw upload without its `file` parameter. */
+const FILE_REQUIRED = 'file (the file name) is required';
 
 /** The `file` query parameter every raw upload requires. */
 function fileParameter(query: Query): string {
   const file = last(query['file']);
-  if (typeof file !== 'string' || !file.trim()) throw new InvalidMediaParameterError('file (the file name) is required');
+  if (typeof file !== 'string' || !file.trim()) throw new InvalidMediaParameterError(FILE_REQUIRED);
   return file;
 }
 
@@ -64,8 +69,11 @@ const last = (value: unknown): unknown => (Array.isArray(value) ? value[value.le
 
 const viewerOf = (caller: Caller | null): MediaViewer => ({ userId: caller?.userId ?? null, mayEditContent: false, isAdmin: caller?.role === 'Admin' });
 
+/** The 400 of the older delete without its `imageids`. */
+const IMAGEIDS_REQUIRED = 'imageids (comma-separated image ids) is required';
+
 const IMAGE = { name: 'image', description: 'Image id or GUID' };
-const IMAGE_WITH_METADATA = { description: 'ImageWithMetadata (reference §3.1): `{image, srcid, width, height, ratio, markup, exif}`' };
+const IMAGE_WITH_METADATA = { description: 'ImageWithMetadata (reference §3.1)', type: ImageWithMetadataResponseDto };
 
 export interface MediaHttpSettings extends MediaUrls {
   /** The site's public base URL (documents' view and edit URLs). */
@@ -103,9 +111,12 @@ export class MediaController {
       '(413 when the upload is larger than allowed). The image is answered at once; its sizes are made in the background and appear in the ' +
       'Image object as they are made (`original` is always listed).',
     token: true,
-    errors: [413, 422, 429],
+    errors: [400, 413, 422, 429],
+    badRequest: FILE_REQUIRED,
+    tooLarge: `The upload is larger than ${DEFAULT_MEDIA_SETTINGS.maxUploadBytes} bytes`,
+    invalid: { field: 'file', message: 'The file is not an image' },
   })
-  @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. photo.jpg' })
+  @ApiQuery({ name: 'file', required: true, type: String, description: 'File name, e.g. photo.jpg' })
   @ApiQuery({ name: 'cropToRatio', required: false, enum: ['ONE_ONE', 'FOUR_THREE'] })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ description: 'The image bytes', schema: { type: 'string', format: 'binary' } })
@@ -128,9 +139,12 @@ export class MediaController {
       'The video is kept as its one encoding, as uploaded (no transcoding). Its poster (`image`), duration and size are read in the background ' +
       'and appear in the Video object once read.',
     token: true,
-    errors: [413, 422, 429],
+    errors: [400, 413, 422, 429],
+    badRequest: FILE_REQUIRED,
+    tooLarge: `The upload is larger than ${DEFAULT_MEDIA_SETTINGS.maxVideoBytes} bytes`,
+    invalid: { field: 'file', message: 'The file is not an MP4, WebM or QuickTime video' },
   })
-  @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. battery-swap.mp4' })
+  @ApiQuery({ name: 'file', required: true, type: String, description: 'File name, e.g. battery-swap.mp4' })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ description: 'The video bytes', schema: { type: 'string', format: 'binary' } })
   @ApiResponse({ status: 201, ...VIDEO })
@@ -148,10 +162,13 @@ export class MediaController {
       'The body is the raw bytes of a PDF (told by its bytes, whatever its name), with any or no Content-Type. `file` names the file; ' +
       '`title` defaults to the file name without `.pdf`. At most the configured document bytes (413 beyond).',
     token: true,
-    errors: [413, 422, 429],
+    errors: [400, 413, 422, 429],
+    badRequest: FILE_REQUIRED,
+    tooLarge: `The upload is larger than ${DEFAULT_MEDIA_SETTINGS.maxDocumentBytes} bytes`,
+    invalid: { field: 'file', message: 'The file is not a PDF document' },
   })
-  @ApiQuery({ name: 'file', required: true, description: 'File name, e.g. service-manual.pdf' })
-  @ApiQuery({ name: 'title', required: false, description: 'Plain text, at most 255 characters' })
+  @ApiQuery({ name: 'file', required: true, type: String, description: 'File name, e.g. service-manual.pdf' })
+  @ApiQuery({ name: 'title', required: false, type: String, description: 'Plain text, at most 255 characters' })
   @ApiConsumes('application/octet-stream')
   @ApiBody({ description: 'The PDF bytes', schema: { type: 'string', format: 'binary' } })
   @ApiResponse({ status: 201, ...DOCUMENT })
@@ -173,6 +190,7 @@ export class MediaController {
       'known from the URL; no URL is fetched, and provider HTML is never kept (`html` is null).',
     token: true,
     errors: [422, 429],
+    invalid: { field: 'url', message: 'url must be an http or https URL' },
   })
   @ApiBody({
     schema: {
@@ -197,8 +215,8 @@ export class MediaController {
   @Get('user/media/images')
   @Endpoint({ summary: "The caller's images", description: 'Newest first. `ratio` ALL (default), ONE_ONE, FOUR_THREE or VARIABLE; `minWidth`, `minHeight` in pixels.', token: true })
   @ApiQuery({ name: 'ratio', required: false, enum: ['ALL', 'ONE_ONE', 'FOUR_THREE', 'VARIABLE'] })
-  @ApiQuery({ name: 'minWidth', required: false }) @ApiQuery({ name: 'minHeight', required: false })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'minWidth', required: false, type: 'integer' }) @ApiQuery({ name: 'minHeight', required: false, type: 'integer' })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ ...IMAGE_WITH_METADATA, isArray: true })
   async list(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
     const images = await this.listImages.execute({ ownerId: caller.userId, filter: parseLibraryFilter(query), page: parsePage(query) });
@@ -207,15 +225,15 @@ export class MediaController {
 
   @Get('user/media/images/rotate/:jobID')
   @Endpoint({ summary: 'A rotate job', description: '`{status: processing|complete|failed, item}`; another user\'s job is a 404.', token: true, errors: [404], notFound: 'Rotate job not found' })
-  @ApiParam({ name: 'jobID' })
-  @ApiOkResponse({ description: '`{status, item}`' })
+  @ApiParam({ name: 'jobID', schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' }, description: 'The job id the rotation answered (a name of up to 64 letters, digits, `_.:-`, not a number id)', example: 'rotate-42-1' })
+  @ApiOkResponse({ description: 'The job', type: RotateJobResponseDto })
   async rotateJob(@Param('jobID') jobId: string, @CurrentPrincipal() caller: Caller) {
     const { job, image } = await this.getRotateJob.execute({ userId: caller.userId, jobId });
     return presentRotateJob(job, image, this.settings);
   }
 
   @Post('user/media/images/:image')
-  @Endpoint({ summary: 'Copy an image into your library', description: 'Any image you may view; the copy has its own id and GUID, `srcid` the source.', token: true, errors: [403, 404, 429], notFound: 'Image not found' })
+  @Endpoint({ summary: 'Copy an image into your library', description: 'Any image you may view; the copy has its own id and GUID, `srcid` the source.', token: true, errors: [403, 404, 429], notFound: 'Image not found', forbidden: 'You do not have permission to view this image' })
   @ApiParam(IMAGE) @ApiOkResponse(IMAGE_WITH_METADATA)
   @HttpCode(200)
   async copy(@Param('image') ref: string, @CurrentPrincipal() caller: Caller) {
@@ -230,10 +248,11 @@ export class MediaController {
     token: true,
     errors: [404, 409, 422],
     notFound: 'Image not found',
+    invalid: { field: 'degrees', message: 'degrees must be 90, 180 or 270' },
   })
   @ApiParam(IMAGE)
-  @ApiBody({ schema: { type: 'object', properties: { degrees: { type: 'integer', enum: [90, 180, 270] }, jobID: { type: 'string' } }, required: ['degrees'] } })
-  @ApiResponse({ status: 202, description: '`{jobID}`' })
+  @ApiBody({ schema: { type: 'object', properties: { degrees: { type: 'integer', enum: [90, 180, 270] }, jobID: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$', description: 'A job id of your choosing (a new one is made when left out)', example: 'rotate-42-1' } }, required: ['degrees'] } })
+  @ApiResponse({ status: 202, description: 'Accepted: the job to follow', type: RotateAcceptedResponseDto })
   @HttpCode(202)
   async rotate(@Param('image') ref: string, @Body() body: unknown, @CurrentPrincipal() caller: Caller) {
     const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -242,18 +261,18 @@ export class MediaController {
   }
 
   @Delete('user/media/images')
-  @Endpoint({ summary: 'Delete images (older form)', description: '`imageids`: comma-separated ids (at most 1000); unknown ids and other users\' are skipped.', token: true, errors: [400] })
-  @ApiQuery({ name: 'imageids', required: true })
+  @Endpoint({ summary: 'Delete images (older form)', description: '`imageids`: comma-separated ids (at most 1000); unknown ids and other users\' are skipped.', token: true, errors: [400], badRequest: IMAGEIDS_REQUIRED })
+  @ApiQuery({ name: 'imageids', required: true, type: String })
   @ApiResponse({ status: 204, description: 'Deleted' })
   @HttpCode(204)
   async deleteByQuery(@Query() query: Query, @CurrentPrincipal() caller: Caller): Promise<void> {
     const raw = last(query['imageids']);
-    if (typeof raw !== 'string' || !raw) throw new InvalidMediaParameterError('imageids (comma-separated image ids) is required');
+    if (typeof raw !== 'string' || !raw) throw new InvalidMediaParameterError(IMAGEIDS_REQUIRED);
     await this.deleteImages.execute({ ownerId: caller.userId, ids: parseImageIds(raw) });
   }
 
   @Delete('user/media/images/:image')
-  @Endpoint({ summary: 'Delete images', description: 'Comma-separated ids (at most 1000); unknown ids and other users\' are skipped. Content using an image keeps showing it.', token: true, errors: [400] })
+  @Endpoint({ summary: 'Delete images', description: 'Comma-separated ids (at most 1000); unknown ids and other users\' are skipped. Content using an image keeps showing it.', token: true, errors: [400], badRequest: "'abc' is not an image id" })
   @ApiParam({ name: 'image', description: 'Comma-separated image ids (the reference names this parameter `image`)' })
   @ApiResponse({ status: 204, description: 'Deleted' })
   @HttpCode(204)
@@ -263,7 +282,7 @@ export class MediaController {
 
   @Get('user/media/videos')
   @Endpoint({ summary: "The caller's videos", description: 'By id (`order` ASC or DESC), paged.', token: true })
-  @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] }) @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] }) @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ ...VIDEO, isArray: true })
   async videos(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
     const videos = await this.listVideos.execute({ ownerId: caller.userId, order: order(query), page: parsePage(query) });
@@ -272,28 +291,28 @@ export class MediaController {
 
   @Get('user/media/embeds')
   @Endpoint({ summary: "The caller's embeds (legacy)", description: 'Newest first, paged.', token: true })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
-  @ApiOkResponse({ description: 'Embed objects (reference §3.13)' })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
+  @ApiOkResponse({ ...EMBED, isArray: true })
   async embeds(@Query() query: Query, @CurrentPrincipal() caller: Caller) {
     return (await this.listEmbeds.execute({ ownerId: caller.userId, page: parsePage(query) })).map(presentEmbed);
   }
 
   @Get('media/images/:image')
-  @Endpoint({ summary: 'An image', description: 'Visible to its owner, Admins, and anyone who may view content showing it; otherwise 403.', errors: [403, 404], notFound: 'Image not found' })
+  @Endpoint({ summary: 'An image', description: 'Visible to its owner, Admins, and anyone who may view content showing it; otherwise 403.', errors: [403, 404], notFound: 'Image not found', forbidden: 'You do not have permission to view this image' })
   @ApiParam(IMAGE) @ApiOkResponse(IMAGE_WITH_METADATA)
   async image(@Param('image') ref: string, @CurrentPrincipal() caller: Caller | null) {
     return presentImageWithMetadata(await this.getImage.execute({ viewer: viewerOf(caller), ref }), this.settings);
   }
 
   @Get('media/videos/:video')
-  @Endpoint({ summary: 'A video', description: 'Same visibility as images.', errors: [403, 404], notFound: 'Video not found' })
+  @Endpoint({ summary: 'A video', description: 'Same visibility as images.', errors: [403, 404], notFound: 'Video not found', forbidden: 'You do not have permission to view this video' })
   @ApiParam({ name: 'video', description: 'Video id or GUID' }) @ApiOkResponse(VIDEO)
   async video(@Param('video') ref: string, @CurrentPrincipal() caller: Caller | null) {
     return presentVideo(await this.getVideo.execute({ viewer: viewerOf(caller), ref }), this.settings);
   }
 
   @Get('media/documents/:document')
-  @Endpoint({ summary: 'A document', description: 'Visible to its owner, Admins, and anyone who may view content it is attached to; otherwise 403.', errors: [403, 404], notFound: 'Document not found' })
+  @Endpoint({ summary: 'A document', description: 'Visible to its owner, Admins, and anyone who may view content it is attached to; otherwise 403.', errors: [403, 404], notFound: 'Document not found', forbidden: 'You do not have permission to view this document' })
   @ApiParam({ name: 'document', description: 'Document id or GUID' }) @ApiOkResponse(DOCUMENT)
   async document(@Param('document') ref: string, @CurrentPrincipal() caller: Caller | null) {
     return presentDocument(await this.getDocument.execute({ viewer: viewerOf(caller), ref }), this.settings, this.settings.publicBaseUrl);

@@ -28,6 +28,7 @@ export function SummaryOfChange(): PropertyDecorator {
 export const SUMMARY_OF_CHANGE_QUERY = {
   name: 'summary_of_change',
   required: false,
+  type: String,
   description: `What changed, in a line (at most ${MAX_CHANGE_SUMMARY_LENGTH} characters): shown in the history`,
 } as const;
 

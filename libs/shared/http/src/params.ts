@@ -9,17 +9,28 @@ export function flag(query: Query, name: string): boolean {
   return Object.prototype.hasOwnProperty.call(query, name);
 }
 
+/** The 422 of a write whose required revision parameter is missing or not an id (`invalid:` of its `@Endpoint`). */
+export function revisionRequired(name = 'revisionid') {
+  return { field: name, message: `${name} is required and must be a revision id`, summary: `The query parameter '${name}' is required: the current revision id` } as const;
+}
+
 /** The `revisionid` a write must carry: missing or malformed is a 422, as in the original API. */
 export function requiredRevision(query: Query, name = 'revisionid'): number {
   const value = parseId(last(query[name]));
-  if (value === null) throw new ValidationFailedError(`The query parameter '${name}' is required: the current revision id`, [{ field: name, message: `${name} is required and must be a revision id` }]);
+  if (value === null) {
+    const { field, message, summary } = revisionRequired(name);
+    throw new ValidationFailedError(summary, [{ field, message }]);
+  }
   return value;
 }
+
+/** The 400 of a read whose required id parameter (`requiredId`) is missing or not an id (`badRequest:` of its `@Endpoint`). */
+export const idRequired = (name: string): string => `Parameter '${name}' is required and must be a positive integer`;
 
 /** A required integer id parameter of a read (e.g. `from` and `to` of a diff): missing or malformed is a 400. */
 export function requiredId(query: Query, name: string): number {
   const value = parseId(last(query[name]));
-  if (value === null) throw new InvalidParameterError(`Parameter '${name}' is required and must be a positive integer`);
+  if (value === null) throw new InvalidParameterError(idRequired(name));
   return value;
 }
 

@@ -1,6 +1,7 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext, type Type } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import { ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiSecurity, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiSecurity, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
+import { DEFAULT_LIMIT, MAX_LIMIT, UnknownLanguageError } from '@rc/shared-kernel';
 import type { Request } from 'express';
 import { ErrorResponseDto, ValidationErrorResponseDto } from './error-response.dto.js';
 import { throttleAddress } from './trust-proxy.js';
@@ -35,7 +36,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
   409: 'Revision conflict: the body is the current version of the resource',
-  413: 'Request body larger than 1 MiB',
+  413: 'Request body too large',
   422: 'Semantic errors: missing or invalid fields, unknown fields',
   429: 'Too many attempts; see Retry-After',
 };
@@ -55,7 +56,18 @@ export interface EndpointOptions {
   readonly notFound?: string;
   /** The body of this route's 409: the current version of the resource, as a GET returns it. */
   readonly conflict?: Type<unknown> | SchemaObject;
+  /** The 400's message on this route (unless it is the app id's): what a bad parameter of this route gets. */
+  readonly badRequest?: string;
+  /** The 403 on this route: its message, and the privileges that would allow it (none when a rule of the resource refuses). */
+  readonly forbidden?: string | { readonly message: string; readonly requiredPrivileges: readonly string[] };
+  /** The 422 on this route: one violation (`field`, `message`); the body's message is `summary`, else the violation's. */
+  readonly invalid?: { readonly field: string; readonly message: string; readonly summary?: string };
+  /** The 413's message on this route (a raw upload's limit is not the JSON body's 1 MiB). */
+  readonly tooLarge?: string;
 }
+
+/** The 403 of a route only an Admin may use (or only an Admin beyond the resource's own people): `forbidden: ADMIN_REQUIRED`. */
+export const ADMIN_REQUIRED = { message: 'Insufficient privileges', requiredPrivileges: ['Admin'] } as const;
 
 /** A true example of each error status (the 404 and 409 are the route's own). */
 const ERROR_EXAMPLE: Record<number, object> = {
@@ -64,15 +76,27 @@ const ERROR_EXAMPLE: Record<number, object> = {
   403: { error: true, message: 'Insufficient privileges', requiredPrivileges: ['Admin'] },
   404: { error: true, message: 'Not found' },
   405: { error: true, message: 'Method not allowed' },
-  413: { error: true, message: 'Request body larger than 1 MiB' },
+  413: { error: true, message: 'Request body is larger than 1 MiB' },
   422: { error: true, message: "Unknown field 'titel'", errors: [{ field: 'titel', message: "Unknown field 'titel'" }] },
   429: { error: true, message: 'Rate limit exceeded. Please try again later.' },
 };
 
 /** The example body of an error status on a route (its 400 names the app id when it needs one). */
-export function errorExample(status: number, route: { readonly appId?: boolean; readonly notFound?: string } = {}): object {
+export function errorExample(status: number, route: Pick<EndpointOptions, 'appId' | 'admin' | 'notFound' | 'badRequest' | 'forbidden' | 'invalid' | 'tooLarge'> = {}): object {
   if (status === 400 && route.appId) return { error: true, message: 'Invalid app id' };
+  if (status === 400 && route.badRequest) return { error: true, message: route.badRequest };
+  if (status === 403 && route.forbidden) {
+    const { message, requiredPrivileges } = typeof route.forbidden === 'string' ? { message: route.forbidden, requiredPrivileges: [] } : route.forbidden;
+    return { error: true, message, ...(requiredPrivileges.length ? { requiredPrivileges: [...requiredPrivileges] } : {}) };
+  }
+  // Only an Admin route's 403 names the privilege; elsewhere a rule of the resource refuses.
+  if (status === 403 && !route.admin) return { error: true, message: 'Insufficient privileges' };
   if (status === 404 && route.notFound) return { error: true, message: route.notFound };
+  if (status === 413 && route.tooLarge) return { error: true, message: route.tooLarge };
+  if (status === 422 && route.invalid) {
+    const { field, message, summary } = route.invalid;
+    return { error: true, message: summary ?? message, errors: [{ field, message }] };
+  }
   return ERROR_EXAMPLE[status] ?? { error: true, message: ERROR_TEXT[status] ?? 'Error' };
 }
 
@@ -83,7 +107,7 @@ function errorResponse(status: number, needs: RouteNeeds, options: EndpointOptio
     return typeof conflict === 'function' ? ApiResponse({ status, description, type: conflict }) : ApiResponse({ status, description, schema: conflict });
   }
   const schema = { $ref: getSchemaPath(status === 422 ? ValidationErrorResponseDto : ErrorResponseDto) };
-  const example = errorExample(status, { appId: needs.appId, notFound: options.notFound });
+  const example = errorExample(status, { ...options, appId: needs.appId, admin: needs.admin });
   return ApiResponse({ status, description, content: { 'application/json': { schema, example } } });
 }
 
@@ -122,3 +146,22 @@ export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionCon
   const req = ctx.switchToHttp().getRequest<Request>();
   return throttleAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 });
+
+/** The 400 of a route taking `langid`: what a value that is not a language code gets. */
+export const LANGID_BAD_REQUEST = new UnknownLanguageError('english').message;
+
+/** The 400 of a paged list (`@PageQuery()`): what a `limit` or `offset` that is not a count gets. */
+export const PAGE_BAD_REQUEST = "Parameter 'limit' must be a non-negative integer";
+
+/** Documents `limit` and `offset`, as `parsePage` reads them (`maxLimit`: where a larger `limit` is clamped). */
+export function PageQuery(maxLimit = MAX_LIMIT): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 0, default: DEFAULT_LIMIT }, description: `How many (a larger one counts as ${maxLimit})` }),
+    ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'How many to skip' }),
+  );
+}
+
+/** Documents `order`, as `order()` reads it: by id, ASC (default) or DESC. */
+export function OrderQuery(): MethodDecorator {
+  return ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'], description: 'By id: ASC (default) or DESC' });
+}

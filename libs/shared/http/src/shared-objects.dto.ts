@@ -10,7 +10,7 @@ const EXAMPLE_IMAGE = 'https://repair.example/api/2.0/igi/kX3pQ9zLm2VwR7tY';
  * the original service does: they appear within seconds of the upload) and `original` always.
  */
 export class ImageResponseDto {
-  @ApiProperty({ example: 42 }) id!: number;
+  @ApiProperty({ type: 'integer', example: 42 }) id!: number;
   @ApiProperty({ example: 'kX3pQ9zLm2VwR7tY' }) guid!: string;
   @ApiPropertyOptional({ format: 'uri', example: `${EXAMPLE_IMAGE}.mini`, description: 'About 56 px wide' }) mini?: string;
   @ApiPropertyOptional({ format: 'uri', example: `${EXAMPLE_IMAGE}.thumbnail`, description: 'About 96 px wide' }) thumbnail?: string;
@@ -25,7 +25,7 @@ export class ImageResponseDto {
 }
 
 export class UserSummaryResponseDto {
-  @ApiProperty() userid!: number;
+  @ApiProperty({ type: 'integer' }) userid!: number;
   @ApiProperty() username!: string;
   @ApiProperty({ nullable: true, type: String }) unique_username!: string | null;
   @ApiProperty({ description: 'UNIX seconds' }) join_date!: number;

@@ -17,7 +17,7 @@ export class RepairServiceOrderDto {
 }
 
 export class RepairServiceResponseDto {
-  @ApiProperty({ example: 1 }) wikiid!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) wikiid!: number;
   @ApiProperty({ example: 'Phone' }) displayTitle!: string;
   @ApiProperty({ format: 'uri', example: 'http://localhost:3000/Device/Phone' }) url!: string;
 }
@@ -35,6 +35,8 @@ export class CatalogRepairServicePages extends RepairServicePages {
 
 const LIST = { description: 'The repair services in the team\'s order (pages deleted since are left out)', type: RepairServiceResponseDto, isArray: true };
 const NOT_FOUND = 'Team not found';
+/** The 403 of a change to the list by someone else than the team's owner or an Admin. */
+const MANAGE = 'Only the team owner or an Admin may change its repair services';
 
 /** A team's repair services: wiki pages the team lists, in its order. */
 @ApiTags('Teams')
@@ -47,7 +49,7 @@ export class RepairServicesController {
 
   @Get()
   @IdParam('teamid', 'The team id')
-  @Endpoint({ summary: "A team's repair services (its members, Admin)", token: true, errors: [403, 404], notFound: NOT_FOUND })
+  @Endpoint({ summary: "A team's repair services (its members, Admin)", token: true, errors: [403, 404], notFound: NOT_FOUND, forbidden: 'Only the team members or an Admin may see its repair services' })
   @ApiOkResponse(LIST)
   async list(@Param('teamid') raw: string, @CurrentPrincipal() principal: Caller) {
     return this.present(await this.services.list(actorOf(principal), teamIdOf(raw)));
@@ -56,7 +58,7 @@ export class RepairServicesController {
   @Post()
   @HttpCode(200)
   @IdParam('teamid', 'The team id')
-  @Endpoint({ summary: 'Add a repair service (team owner, Admin)', description: 'Appended; a page already listed stays where it is. An unknown page is a 422.', token: true, errors: [403, 404, 422], notFound: NOT_FOUND })
+  @Endpoint({ summary: 'Add a repair service (team owner, Admin)', description: 'Appended; a page already listed stays where it is. An unknown page is a 422.', token: true, errors: [403, 404, 422], forbidden: MANAGE, notFound: NOT_FOUND })
   @ApiBody({ type: RepairServiceDto }) @ApiOkResponse(LIST)
   async add(@Param('teamid') raw: string, @Body() body: RepairServiceDto, @CurrentPrincipal() principal: Caller) {
     return this.present(await this.services.change(actorOf(principal), teamIdOf(raw), { add: body.wikiid }));
@@ -64,7 +66,7 @@ export class RepairServicesController {
 
   @Put()
   @IdParam('teamid', 'The team id')
-  @Endpoint({ summary: 'Reorder the repair services (team owner, Admin)', description: "`wikiids` lists each of the team's repair services once (422 otherwise).", token: true, errors: [403, 404, 422], notFound: NOT_FOUND })
+  @Endpoint({ summary: 'Reorder the repair services (team owner, Admin)', description: "`wikiids` lists each of the team's repair services once (422 otherwise).", token: true, errors: [403, 404, 422], forbidden: MANAGE, notFound: NOT_FOUND })
   @ApiBody({ type: RepairServiceOrderDto }) @ApiOkResponse(LIST)
   async reorder(@Param('teamid') raw: string, @Body() body: RepairServiceOrderDto, @CurrentPrincipal() principal: Caller) {
     return this.present(await this.services.change(actorOf(principal), teamIdOf(raw), { reorder: body.wikiids }));
@@ -73,7 +75,7 @@ export class RepairServicesController {
   @Delete(':wikiid')
   @IdParam('teamid', 'The team id')
   @IdParam('wikiid', 'The wiki page id')
-  @Endpoint({ summary: 'Remove a repair service (team owner, Admin)', token: true, errors: [403, 404], notFound: 'Repair service not found' })
+  @Endpoint({ summary: 'Remove a repair service (team owner, Admin)', token: true, errors: [403, 404], notFound: 'Repair service not found', forbidden: MANAGE })
   @ApiOkResponse(LIST)
   async remove(@Param('teamid') raw: string, @Param('wikiid') rawWiki: string, @CurrentPrincipal() principal: Caller) {
     const teamId = teamIdOf(raw);

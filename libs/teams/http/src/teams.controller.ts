@@ -8,10 +8,12 @@ import {
   ListTeams,
   NotATeamMemberError,
   RemoveMember,
+  TeamManagerRequiredError,
   TeamNotFoundError,
   TeamUserNotFoundError,
   teamViewOf,
   ViewTeam,
+  WrongJoinCodeError,
   type TeamActor,
   type TeamId,
 } from '@rc/teams-domain';
@@ -64,8 +66,8 @@ export class TeamsController {
     description: 'Live teams by `teamid` (`order` ASC or DESC), paged. `newMemberSince` (UNIX seconds) keeps the teams with a member who joined at or after that time.',
     errors: [400],
   })
-  @ApiQuery({ name: 'newMemberSince', required: false, description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @ApiQuery({ name: 'newMemberSince', required: false, type: 'integer', description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ description: 'Team objects (reference §3.14)', type: TeamResponseDto, isArray: true })
   async list(@Query() query: Query) {
     const views = await this.listTeams.execute({ filter: { order: order(query), newMemberSince: timestamp(query, 'newMemberSince') }, page: parsePage(query) });
@@ -108,9 +110,9 @@ export class TeamsController {
       'Someone else: the owner or an Admin adds them directly (the original sends an invitation). Already a member: nothing changes. ' +
       'An unknown team or user is a 404.',
     token: true,
-    errors: [403, 404], notFound: 'Team not found',
+    errors: [403, 404], notFound: 'Team not found', forbidden: new WrongJoinCodeError().message,
   })
-  @ApiQuery({ name: 'join_code', required: false, description: "The team's join code, when joining by yourself" })
+  @ApiQuery({ name: 'join_code', required: false, type: String, description: "The team's join code, when joining by yourself" })
   @ApiOkResponse(MEMBERS)
   async join(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const teamId = teamIdOf(rawTeam);
@@ -128,7 +130,7 @@ export class TeamsController {
       'The member themself, the owner or an Admin. Removing the owner makes the earliest remaining member the owner. ' +
       'Removing the last member deletes the team (it answers `[]`, and the team is gone for good: 404 afterwards). A user who is not a member is a 404.',
     token: true,
-    errors: [403, 404], notFound: 'Team not found',
+    errors: [403, 404], notFound: 'Team not found', forbidden: new TeamManagerRequiredError().message,
   })
   @ApiOkResponse({ ...MEMBERS, description: 'The remaining members, ordered by userid' })
   async leave(@Param('teamid') rawTeam: string, @Param('userid') rawUser: string, @CurrentPrincipal() principal: Caller) {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parseId, parsePage } from '@rc/shared-kernel';
-import { Endpoint, IdParam } from '@rc/shared-http';
+import { Endpoint, IdParam, PAGE_BAD_REQUEST } from '@rc/shared-http';
 import {
   ChangeSubscription,
   DeleteSubscription,
@@ -88,8 +88,8 @@ export class WebhooksController {
 
   @Get(':webhookid/deliveries')
   @IdParam('webhookid', 'The webhook id')
-  @Endpoint({ summary: "A subscription's deliveries (Admin)", description: 'Newest event first, paged.', admin: true, errors: [400, 404], notFound: NOT_FOUND })
-  @ApiQuery({ name: 'limit', required: false }) @ApiQuery({ name: 'offset', required: false })
+  @Endpoint({ summary: "A subscription's deliveries (Admin)", description: 'Newest event first, paged.', admin: true, errors: [400, 404], notFound: NOT_FOUND, badRequest: PAGE_BAD_REQUEST })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ type: DeliveryResponseDto, isArray: true })
   async listDeliveries(@Param('webhookid') raw: string, @Query() query: Record<string, unknown>) {
     const id = webhookIdOf(raw);

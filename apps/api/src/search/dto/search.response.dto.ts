@@ -7,7 +7,7 @@ import { ImageResponseDto } from '@rc/shared-http';
 
 export class WikiSearchResultDto {
   @ApiProperty({ enum: ['wiki'] }) dataType!: 'wiki';
-  @ApiProperty() wikiid!: number;
+  @ApiProperty({ type: 'integer' }) wikiid!: number;
   @ApiProperty({ enum: ['CATEGORY', 'WIKI', 'INFO', 'ITEM'] }) namespace!: string;
   @ApiProperty({ example: 'en' }) langid!: string;
   @ApiProperty({ example: 'iPhone 12' }) title!: string;

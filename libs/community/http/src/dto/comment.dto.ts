@@ -10,7 +10,7 @@ export class PostCommentDto {
   @ApiProperty({ description: 'The comment, in wiki markup (1 to 10000 characters, trimmed)', example: "Which screwdriver did you use for the ''pentalobe'' screws?", type: String })
   @Allow()
   text?: string;
-  @ApiPropertyOptional({ description: 'The top-level comment on the same page this one answers (threads are one level deep)', type: Number, nullable: true, example: null })
+  @ApiPropertyOptional({ description: 'The top-level comment on the same page this one answers (threads are one level deep)', type: 'integer', nullable: true, example: null })
   @Allow()
   parentid?: number | null;
   @ApiPropertyOptional({ description: 'The language of the text (two lowercase letters)', example: 'en', type: String, nullable: true })
@@ -26,11 +26,11 @@ export class EditCommentDto {
 }
 
 class CommentFields {
-  @ApiProperty({ example: 12 }) commentid!: number;
+  @ApiProperty({ type: 'integer', example: 12 }) commentid!: number;
   @ApiProperty({ nullable: true, type: String, description: 'The language the poster gave, if any', example: 'en' }) locale!: string | null;
   @ApiProperty({ enum: ['guide', 'step', 'wiki', 'story'] }) context!: string;
-  @ApiProperty({ description: 'The guide id, step id, wiki page id or story id', example: 1 }) contextid!: number;
-  @ApiProperty({ nullable: true, type: Number, description: 'The top-level comment this one answers' }) parentid!: number | null;
+  @ApiProperty({ type: 'integer', description: 'The guide id, step id, wiki page id or story id', example: 1 }) contextid!: number;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'The top-level comment this one answers' }) parentid!: number | null;
   @ApiProperty({ description: 'Always empty', example: '' }) title!: string;
   @ApiProperty({ description: 'Wiki markup (empty once deleted)' }) text_raw!: string;
   @ApiProperty({ description: 'Safe HTML rendered from text_raw (empty once deleted)' }) text_rendered!: string;
@@ -43,7 +43,7 @@ class CommentFields {
 
 /** A reply (its own `replies` is always empty). */
 export class CommentReplyResponseDto extends CommentFields {
-  @ApiProperty({ type: 'array', items: {}, maxItems: 0, example: [] }) replies!: never[];
+  @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentReplyResponseDto' }, maxItems: 0, example: [], description: 'Always empty: replies are one level deep' }) replies!: never[];
 }
 
 /** The Comment object (reference §3.12). */

@@ -27,7 +27,13 @@ export class EditStoryDto extends StoryWriteFields {
   @ApiPropertyOptional({ example: 'The fan had been grinding for weeks.', type: String }) @Allow() intro?: string;
   @ApiPropertyOptional({ example: 'I replaced it with the iFixit fan.', type: String }) @Allow() body?: string;
   @ApiPropertyOptional({ example: 'Still silent a month later.', type: String }) @Allow() conclusion?: string;
-  @ApiPropertyOptional({ description: 'Accepted and ignored (the original lists it)', nullable: true, type: Object, example: null }) @Allow() object?: unknown;
+  @ApiPropertyOptional({
+    description: 'Accepted and ignored, whatever its value (the original lists it): any JSON value',
+    oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: {} }, { type: 'object', additionalProperties: {} }],
+    example: null,
+  })
+  @Allow()
+  object?: unknown;
 }
 
 export class StoryProductResponseDto {
@@ -47,9 +53,9 @@ export class StoryProductResponseDto {
 /** A guide a story mentions: the GuideSummary (reference §3.4). */
 export class StoryGuideResponseDto {
   @ApiProperty({ enum: ['guide'] }) dataType!: 'guide';
-  @ApiProperty() guideid!: number;
+  @ApiProperty({ type: 'integer' }) guideid!: number;
   @ApiProperty() locale!: string;
-  @ApiProperty() revisionid!: number;
+  @ApiProperty({ type: 'integer' }) revisionid!: number;
   @ApiProperty() modified_date!: number;
   @ApiProperty() prereq_modified_date!: number;
   @ApiProperty({ format: 'uri' }) url!: string;
@@ -61,7 +67,7 @@ export class StoryGuideResponseDto {
   @ApiProperty({ nullable: true, type: String }) difficulty!: string | null;
   @ApiProperty() time_required_max!: number;
   @ApiProperty() public!: boolean;
-  @ApiProperty() userid!: number;
+  @ApiProperty({ type: 'integer' }) userid!: number;
   @ApiProperty() username!: string;
   @ApiProperty({ type: [String] }) flags!: string[];
   @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
@@ -69,7 +75,7 @@ export class StoryGuideResponseDto {
 
 /** The Story object (reference §3.18). */
 export class StoryResponseDto {
-  @ApiProperty({ example: 1 }) storyid!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) storyid!: number;
   @ApiProperty({ example: 'en' }) langid!: string;
   @ApiProperty({ enum: ['open', 'deleted'] }) status!: string;
   @ApiProperty({ format: 'uri', example: 'http://localhost:3000/Story/1' }) view_url!: string;

@@ -3,7 +3,7 @@ import { GuideSummaryResponseDto } from './guide.response.dto.js';
 
 /** A guide that was public and no longer is: a copy made before `date` must remove it. */
 export class GuideTombstoneResponseDto {
-  @ApiProperty({ example: 42 }) guideid!: number;
+  @ApiProperty({ type: 'integer', example: 42 }) guideid!: number;
   @ApiProperty({ description: 'Its title when it was hidden (its archive path is made from it)', example: 'iPhone 12 Battery Replacement' }) title!: string;
   @ApiProperty({ description: 'Its category when it was hidden', example: 'iPhone 12' }) category!: string;
   @ApiProperty({ enum: ['deleted', 'private'] }) reason!: 'deleted' | 'private';

@@ -7,7 +7,7 @@ import { storedValueProperty, UserSummaryResponseDto } from '@rc/shared-http';
 const ANY_VALUE = storedValueProperty('A field value as stored: a string, number, boolean, list, object or null');
 
 export class GuideRevisionResponseDto {
-  @ApiProperty({ example: 1042 }) revisionid!: number;
+  @ApiProperty({ type: 'integer', example: 1042 }) revisionid!: number;
   @ApiProperty({ description: 'UNIX seconds: when it was saved', example: 1764150000 }) date!: number;
   @ApiProperty({ type: UserSummaryResponseDto, description: 'Who saved it' }) author!: UserSummaryResponseDto;
   @ApiProperty({ type: String, nullable: true, description: 'What the editor said of the change (at most 255 characters)', example: 'Fixed a typo in step 2' }) summary_of_change!: string | null;
@@ -20,7 +20,7 @@ export class TextRunResponseDto {
 }
 
 export class StoredLineResponseDto {
-  @ApiProperty() lineid!: number;
+  @ApiProperty({ type: 'integer' }) lineid!: number;
   @ApiProperty({ description: 'Wiki markup' }) text!: string;
   @ApiProperty({ example: 'black' }) bullet!: string;
   @ApiProperty({ minimum: 0, maximum: 2 }) level!: number;
@@ -34,7 +34,7 @@ export class StepLineRunResponseDto {
 export class StoredMediaResponseDto {
   @ApiProperty({ enum: ['image', 'video', 'embed', 'none'] }) type!: string;
   @ApiPropertyOptional({ type: [Number], description: 'image: the image ids' }) imageIds?: number[];
-  @ApiPropertyOptional({ description: 'video, embed: the object id' }) objectId?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'video, embed: the object id' }) objectId?: number;
 }
 
 export class FieldChangeResponseDto {
@@ -45,7 +45,7 @@ export class FieldChangeResponseDto {
 }
 
 export class StepContentResponseDto {
-  @ApiProperty() stepid!: number;
+  @ApiProperty({ type: 'integer' }) stepid!: number;
   @ApiProperty({ description: 'Its position in the newer revision' }) orderby!: number;
   @ApiProperty() title!: string;
   @ApiProperty({ type: [StoredLineResponseDto] }) lines!: StoredLineResponseDto[];
@@ -53,13 +53,13 @@ export class StepContentResponseDto {
 }
 
 export class StepRemovedResponseDto {
-  @ApiProperty() stepid!: number;
+  @ApiProperty({ type: 'integer' }) stepid!: number;
   @ApiProperty({ description: 'Its position in the older revision' }) orderby!: number;
   @ApiProperty() title!: string;
 }
 
 export class StepMovedResponseDto {
-  @ApiProperty() stepid!: number;
+  @ApiProperty({ type: 'integer' }) stepid!: number;
   @ApiProperty() from_orderby!: number;
   @ApiProperty() to_orderby!: number;
 }
@@ -75,7 +75,7 @@ export class MediaChangeResponseDto {
 }
 
 export class StepEditedResponseDto {
-  @ApiProperty() stepid!: number;
+  @ApiProperty({ type: 'integer' }) stepid!: number;
   @ApiProperty({ description: 'Its position in the newer revision' }) orderby!: number;
   @ApiPropertyOptional({ type: TitleChangeResponseDto }) title?: TitleChangeResponseDto;
   @ApiPropertyOptional({ type: MediaChangeResponseDto }) media?: MediaChangeResponseDto;
@@ -90,9 +90,9 @@ export class GuideDiffStepsResponseDto {
 }
 
 export class GuideDiffResponseDto {
-  @ApiProperty() guideid!: number;
-  @ApiProperty() from_revisionid!: number;
-  @ApiProperty() to_revisionid!: number;
+  @ApiProperty({ type: 'integer' }) guideid!: number;
+  @ApiProperty({ type: 'integer' }) from_revisionid!: number;
+  @ApiProperty({ type: 'integer' }) to_revisionid!: number;
   @ApiProperty({ type: [FieldChangeResponseDto] }) fields!: FieldChangeResponseDto[];
   @ApiProperty({ type: GuideDiffStepsResponseDto }) steps!: GuideDiffStepsResponseDto;
   @ApiProperty({ description: 'A unified diff of the guide as markup text', example: '--- guide/1@10\n+++ guide/1@12\n@@ -1,1 +1,1 @@\n-title: Old\n+title: New\n' }) unified!: string;
@@ -100,7 +100,7 @@ export class GuideDiffResponseDto {
 
 /** The Team object (reference §3.14), as the teams context shows it. */
 export class GuideTeamResponseDto {
-  @ApiProperty() teamid!: number;
+  @ApiProperty({ type: 'integer' }) teamid!: number;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'User id of the owner' }) owner!: number;
   @ApiProperty() reputation!: number;

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath, OmitType } from '@nestjs/swagger';
 import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 // Documentation of the guide bodies (reference §3.4–§3.8). The presenter builds the bodies; these
@@ -6,9 +6,9 @@ import { ImageResponseDto, UserSummaryResponseDto } from '@rc/shared-http';
 
 export class GuideSummaryResponseDto {
   @ApiProperty({ enum: ['guide'] }) dataType!: 'guide';
-  @ApiProperty() guideid!: number;
+  @ApiProperty({ type: 'integer' }) guideid!: number;
   @ApiProperty({ example: 'en' }) locale!: string;
-  @ApiProperty({ description: 'Current revision: send it back with writes' }) revisionid!: number;
+  @ApiProperty({ type: 'integer', description: 'Current revision: send it back with writes' }) revisionid!: number;
   @ApiProperty({ description: 'UNIX seconds' }) modified_date!: number;
   @ApiProperty({ description: 'UNIX seconds: latest edit among the prerequisites (0 when none)' }) prereq_modified_date!: number;
   @ApiProperty({ format: 'uri' }) url!: string;
@@ -20,11 +20,14 @@ export class GuideSummaryResponseDto {
   @ApiProperty({ nullable: true, type: String, enum: ['Very easy', 'Easy', 'Moderate', 'Difficult', 'Very difficult'] }) difficulty!: string | null;
   @ApiProperty({ description: 'Seconds' }) time_required_max!: number;
   @ApiProperty() public!: boolean;
-  @ApiProperty() userid!: number;
+  @ApiProperty({ type: 'integer' }) userid!: number;
   @ApiProperty() username!: string;
   @ApiProperty({ type: [String], example: ['GUIDE_STARRED'] }) flags!: string[];
   @ApiProperty({ type: ImageResponseDto, nullable: true }) image!: ImageResponseDto | null;
 }
+
+/** A prerequisite of a guide (reference §3.5 PrerequisiteGuide): a summary without `summary`. */
+export class GuidePrerequisiteResponseDto extends OmitType(GuideSummaryResponseDto, ['summary'] as const) {}
 
 export class FavoriteResponseDto {
   @ApiProperty({ description: 'UNIX seconds: when it was favourited' }) date!: number;
@@ -36,17 +39,17 @@ export class LineResponseDto {
   @ApiProperty({ description: 'HTML' }) text_rendered!: string;
   @ApiProperty({ enum: ['black', 'red', 'orange', 'yellow', 'light_blue', 'blue', 'green', 'violet', 'icon_note', 'icon_caution', 'icon_reminder'] }) bullet!: string;
   @ApiProperty({ minimum: 0, maximum: 2 }) level!: number;
-  @ApiProperty({ nullable: true, type: Number }) lineid!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) lineid!: number | null;
 }
 
 /** A step's video, as step bodies name it: the object id (the video itself is `GET /media/videos/{id}`). */
 export class StepVideoResponseDto {
-  @ApiProperty({ description: 'The video object id', example: 41 }) objectid!: number;
+  @ApiProperty({ type: 'integer', description: 'The video object id', example: 41 }) objectid!: number;
 }
 
 /** A step's embed, as step bodies name it: the embed id. */
 export class StepEmbedResponseDto {
-  @ApiProperty({ description: 'The embed object id', example: 42 }) embedid!: number;
+  @ApiProperty({ type: 'integer', description: 'The embed object id', example: 42 }) embedid!: number;
 }
 
 @ApiExtraModels(StepVideoResponseDto, StepEmbedResponseDto)
@@ -61,10 +64,10 @@ export class StepMediaResponseDto {
 }
 
 export class StepResponseDto {
-  @ApiProperty() stepid!: number;
-  @ApiProperty({ description: 'The owning guide (a prerequisite guide for inlined steps)' }) guideid!: number;
+  @ApiProperty({ type: 'integer' }) stepid!: number;
+  @ApiProperty({ type: 'integer', description: 'The owning guide (a prerequisite guide for inlined steps)' }) guideid!: number;
   @ApiProperty({ description: '1-based position inside its own guide' }) orderby!: number;
-  @ApiProperty({ description: "The step's own revision: send it back with step writes" }) revisionid!: number;
+  @ApiProperty({ type: 'integer', description: "The step's own revision: send it back with step writes" }) revisionid!: number;
   @ApiProperty() title!: string;
   @ApiProperty({ type: [LineResponseDto] }) lines!: LineResponseDto[];
   @ApiProperty({ type: StepMediaResponseDto }) media!: StepMediaResponseDto;
@@ -92,7 +95,7 @@ export class GuideContributorResponseDto extends UserSummaryResponseDto {
 
 /** A document of a guide: the original's minimal form (reference §3.5). */
 export class GuideDocumentResponseDto {
-  @ApiProperty({ example: 12 }) documentid!: number;
+  @ApiProperty({ type: 'integer', example: 12 }) documentid!: number;
   @ApiProperty({ description: "The document's title", example: 'Service manual' }) text!: string;
   @ApiProperty({ description: "The document's page, site-relative", example: '/Document/Xy12AbCd/Service%20manual.pdf' }) url!: string;
   @ApiProperty({ format: 'uri', description: 'The PDF file' }) download_url!: string;
@@ -105,7 +108,7 @@ export class GuideFlagResponseDto {
 }
 
 export class GuideResponseDto {
-  @ApiProperty() guideid!: number;
+  @ApiProperty({ type: 'integer' }) guideid!: number;
   @ApiProperty() title!: string;
   @ApiProperty() category!: string;
   @ApiProperty() subject!: string;
@@ -123,11 +126,11 @@ export class GuideResponseDto {
   @ApiProperty({ type: [StepResponseDto], description: "Prerequisite guides' steps first, unless excluded" }) steps!: StepResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) parts!: GuideItemResponseDto[];
   @ApiProperty({ type: [GuideItemResponseDto] }) tools!: GuideItemResponseDto[];
-  @ApiProperty({ type: [GuideSummaryResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuideSummaryResponseDto[];
+  @ApiProperty({ type: [GuidePrerequisiteResponseDto], description: 'Summaries without `summary`' }) prerequisites!: GuidePrerequisiteResponseDto[];
   @ApiProperty({ type: [GuideDocumentResponseDto], description: 'The media documents attached, in the order written (deleted ones left out)' }) documents!: GuideDocumentResponseDto[];
   @ApiProperty({ type: [GuideFlagResponseDto] }) flags!: GuideFlagResponseDto[];
   @ApiProperty({ type: UserSummaryResponseDto }) author!: UserSummaryResponseDto;
-  @ApiProperty() revisionid!: number;
+  @ApiProperty({ type: 'integer' }) revisionid!: number;
   @ApiProperty() created_date!: number;
   @ApiProperty() published_date!: number;
   @ApiProperty() modified_date!: number;
@@ -142,7 +145,7 @@ export class GuideResponseDto {
   @ApiProperty({ description: 'The viewer favourited it' }) favorited!: boolean;
   @ApiProperty({ description: 'The viewer completed it' }) completed!: boolean;
   @ApiProperty({ type: 'array', items: { $ref: '#/components/schemas/CommentResponseDto' }, example: [], description: 'The guide-level comments (reference §3.12): threads oldest first, replies newest first' }) comments!: object[];
-  @ApiProperty({ nullable: true, type: Number, description: 'The featured document id, as written' }) featured_documentid!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'The featured document id, as written' }) featured_documentid!: number | null;
   @ApiProperty() featured_document_embed_url!: string;
   @ApiProperty() featured_document_thumbnail_url!: string;
   @ApiProperty({ nullable: true, type: String }) intro_video_url!: string | null;

@@ -59,7 +59,7 @@ export class ConfirmResetRequestDto {
 }
 
 export class ImpersonateRequestDto {
-  @ApiProperty({ example: 2 })
+  @ApiProperty({ type: 'integer', minimum: 1, example: 2 })
   @Min(1)
   @Max(2_147_483_647)
   @IsInt()

@@ -15,7 +15,7 @@ export class UserLinksDto {
 
 /** UserInfo (reference §3.3). */
 export class UserResponseDto {
-  @ApiProperty({ example: 1 }) userid!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) userid!: number;
   @ApiProperty({ example: 'Alice Fixwell' }) username!: string;
   @ApiProperty({ example: 'alice', nullable: true, type: String }) unique_username!: string | null;
   @ApiProperty({ example: 1767225600, description: 'UNIX seconds' }) join_date!: number;

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { BADGE_CATEGORIES, BADGE_TYPES } from '@rc/reputation-domain';
 
 export class BadgeResponseDto {
-  @ApiProperty({ example: 1 }) badgeid!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) badgeid!: number;
   @ApiProperty({ example: 'Author' }) name!: string;
   @ApiProperty({ enum: BADGE_TYPES }) type!: string;
   @ApiProperty({ enum: BADGE_CATEGORIES }) category!: string;

@@ -5,7 +5,7 @@ import { mergeMap, type Observable } from 'rxjs';
 import { ErrorResponseDto } from '../error-response.dto.js';
 import { conditionalGet } from '../conditional.js';
 import { NOT_MODIFIED, wantsPretty } from '../respond.js';
-import { errorExample } from '../route-needs.js';
+import { errorExample, type EndpointOptions } from '../route-needs.js';
 import { XmlWriter } from './xml-writer.js';
 
 export const XML_CONTENT_TYPE = 'application/xml';
@@ -119,6 +119,10 @@ export interface XmlAlternativeOptions {
   readonly errors: readonly number[];
   /** The 404's message on this route, naming its resource (`'Guide not found'`). */
   readonly notFound?: string;
+  /** The 400's message on this route, as `@Endpoint`'s `badRequest`. */
+  readonly badRequest?: string;
+  /** The 403 on this route, as `@Endpoint`'s `forbidden`. */
+  readonly forbidden?: EndpointOptions['forbidden'];
 }
 
 /**
@@ -147,7 +151,7 @@ export function XmlAlternative(options: XmlAlternativeOptions): MethodDecorator 
       },
     }),
     ...options.errors.map((status) => {
-      const example = errorExample(status, { notFound: options.notFound }) as XmlErrorBody;
+      const example = errorExample(status, options) as XmlErrorBody;
       return ApiResponse({
         status,
         type: undefined,

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** The Team object (reference §3.14). */
 export class TeamResponseDto {
-  @ApiProperty() teamid!: number;
+  @ApiProperty({ type: 'integer' }) teamid!: number;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'User id of the owner' }) owner!: number;
   @ApiProperty({ description: "Sum of the active members' reputation, computed when read" }) reputation!: number;

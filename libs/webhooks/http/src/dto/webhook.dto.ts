@@ -25,7 +25,7 @@ export class UpdateWebhookDto {
 }
 
 export class WebhookResponseDto {
-  @ApiProperty({ example: 1 }) webhookid!: number;
+  @ApiProperty({ type: 'integer', example: 1 }) webhookid!: number;
   @ApiProperty({ example: 'https://hooks.example.com/repair-content' }) url!: string;
   @ApiProperty({ example: ['guide.published', 'wiki.edited'], type: String, isArray: true, enum: INTEGRATION_EVENT_TYPES }) events!: string[];
   @ApiProperty({ example: 'Search index updater' }) description!: string;
@@ -43,7 +43,7 @@ export class CreatedWebhookResponseDto extends WebhookResponseDto {
 }
 
 export class DeliveryResponseDto {
-  @ApiProperty({ example: 42 }) deliveryid!: number;
+  @ApiProperty({ type: 'integer', example: 42 }) deliveryid!: number;
   @ApiProperty({ description: 'The `webhook-id` header of every attempt of this delivery: receivers drop repeats by it', example: '0f3c9c8e-3f1b-4a52-9a55-6b8f3f2f9c11', format: 'uuid' }) webhook_id!: string;
   @ApiProperty({ example: 'guide.published', enum: INTEGRATION_EVENT_TYPES }) event!: string;
   @ApiProperty({ description: 'What the event is about: events of one resource arrive in order', example: 'guide:12' }) resource!: string;
