@@ -19,11 +19,7 @@ import {
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parseLangid, parsePage } from '@rc/shared-kernel';
-<<<<<<< HEAD
-import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, optionalId, representsRevision, requiredRevision, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
-=======
-import { changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
->>>>>>> h/openapi
+import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
