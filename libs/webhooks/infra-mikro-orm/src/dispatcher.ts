@@ -4,12 +4,19 @@ import { isDelivered, nextAttemptAfter, nextInStream, type DeliveryStatus } from
 import { sendWebhook, type SendResult, type SenderOptions } from './sender.js';
 import { webhookHeaders } from './signing.js';
 
-export const DELIVER_JOB = 'webhooks.deliver';
+/**
+ * The delivery jobs' queue: one job per stream (dedupe key), never two of a stream running at once,
+ * and one more may wait behind a running one (declared `serial`), so an event committed while its
+ * stream's job is finishing is sent by the next one instead of waiting for a sweep.
+ */
+export const DELIVER_JOB = 'webhooks.stream';
 
 /** The outbox rows fanned out per statement, and the streams enqueued per sweep. */
 const BATCH = 500;
 /** Deliveries one job sends before it leaves the rest of its stream to the next job. */
-const PER_JOB = 100;
+const PER_JOB = 500;
+/** A stream's pending deliveries read (and marked delivered) at a time. */
+const STREAM_BATCH = 50;
 
 export type Send = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
 
@@ -91,45 +98,82 @@ export class WebhookDispatcher {
     return rows.length;
   }
 
-  /** Sends a stream's due deliveries in order (the job's work); how many were delivered. */
+  /**
+   * Sends a stream's due deliveries in order (the job's work); how many were delivered. The
+   * subscription is read once; the stream's pending deliveries are read `STREAM_BATCH` at a time
+   * with their bodies, sent one after the other, and those delivered are marked in one statement
+   * per batch (and before a failure is recorded). A crash before the mark sends them again: at
+   * least once, and the receiver drops the repeats by `webhook-id`.
+   */
   async deliverStream(subscriptionId: number, resource: string): Promise<number> {
+    const [sub] = await this.em.execute<{ url: string; secret: string; enabled: boolean }[]>('SELECT url, secret, enabled FROM webhook_subscriptions WHERE id = ?', [subscriptionId]);
+    if (!sub?.enabled) return 0;
     let delivered = 0;
-    for (let i = 0; i < PER_JOB; i++) {
-      const [sub] = await this.em.execute<{ url: string; secret: string; enabled: boolean }[]>('SELECT url, secret, enabled FROM webhook_subscriptions WHERE id = ?', [subscriptionId]);
-      if (!sub?.enabled) return delivered;
-      const [row] = await this.em.execute<{ id: string; message_id: string; seq: string; status: DeliveryStatus; next_attempt_at: Date | null; attempts: number; body: string }[]>(
+    while (delivered < PER_JOB) {
+      const rows = await this.em.execute<PendingRow[]>(
         `SELECT d.id, d.message_id, d.event_seq AS seq, d.status, d.next_attempt_at, d.attempts, o.body FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq
-         WHERE d.subscription_id = ? AND d.resource = ? AND d.status = 'pending' ORDER BY d.event_seq LIMIT 1`,
+         WHERE d.subscription_id = ? AND d.resource = ? AND d.status = 'pending' ORDER BY d.event_seq LIMIT ${STREAM_BATCH}`,
         [subscriptionId, resource],
       );
-      const now = this.clock.now();
-      const head = row && nextInStream([{ id: Number(row.id), seq: Number(row.seq), status: row.status, nextAttemptAt: row.next_attempt_at && new Date(row.next_attempt_at) }], now);
-      if (!row || !head) return delivered;
-      const timestamp = Math.floor(now.getTime() / 1000);
-      const result = await this.send(sub.url, webhookHeaders(sub.secret, row.message_id, timestamp, row.body), row.body);
-      const at = this.clock.now();
-      const attempts = row.attempts + 1;
-      const status = 'status' in result ? result.status : null;
-      if (status !== null && isDelivered(status)) {
+      const done: { id: string; attempts: number; status: number; at: Date }[] = [];
+      let stop = false;
+      for (const row of rows) {
+        const now = this.clock.now();
+        // Each must be due in its turn (the head may wait for a retry; one retried by hand is due now).
+        if (!nextInStream([{ id: Number(row.id), seq: Number(row.seq), status: row.status, nextAttemptAt: row.next_attempt_at && new Date(row.next_attempt_at) }], now)) {
+          stop = true;
+          break;
+        }
+        const result = await this.send(sub.url, webhookHeaders(sub.secret, row.message_id, Math.floor(now.getTime() / 1000), row.body), row.body);
+        const at = this.clock.now();
+        const attempts = row.attempts + 1;
+        const status = 'status' in result ? result.status : null;
+        if (status !== null && isDelivered(status)) {
+          done.push({ id: row.id, attempts, status, at });
+          continue;
+        }
+        await this.markDelivered(done);
+        delivered += done.length;
+        done.length = 0;
+        const next = nextAttemptAfter(attempts, at);
+        const error = 'error' in result ? result.error.slice(0, 500) : `answered ${status}`;
         await this.em.execute(
-          `UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, last_attempt_at = ?, last_response_status = ?, last_error = NULL, delivered_at = ?, next_attempt_at = NULL
-           WHERE id = ? AND status = 'pending'`,
-          [attempts, at, status, at, row.id],
+          `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_attempt_at = ?, last_response_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ? AND status = 'pending'`,
+          [next ? 'pending' : 'failed', attempts, at, status, error, next, row.id],
         );
-        delivered++;
-        continue;
+        // Given up: the stream goes on with the next event; otherwise it waits for this one's retry.
+        if (next) {
+          stop = true;
+          break;
+        }
       }
-      const next = nextAttemptAfter(attempts, at);
-      const error = 'error' in result ? result.error.slice(0, 500) : `answered ${status}`;
-      await this.em.execute(
-        `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_attempt_at = ?, last_response_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ? AND status = 'pending'`,
-        [next ? 'pending' : 'failed', attempts, at, status, error, next, row.id],
-      );
-      // Given up: the stream goes on with the next event; otherwise it waits for this one's retry.
-      if (next) return delivered;
+      await this.markDelivered(done);
+      delivered += done.length;
+      if (stop || rows.length < STREAM_BATCH) return delivered;
     }
     return delivered;
   }
+
+  /** Marks these deliveries delivered, in one statement. */
+  private async markDelivered(done: readonly { id: string; attempts: number; status: number; at: Date }[]): Promise<void> {
+    if (!done.length) return;
+    await this.em.execute(
+      `UPDATE webhook_deliveries d SET status = 'delivered', attempts = x.attempts, last_attempt_at = x.at, last_response_status = x.status, last_error = NULL, delivered_at = x.at, next_attempt_at = NULL
+       FROM jsonb_to_recordset(?::jsonb) AS x (id bigint, attempts int, status int, at timestamptz)
+       WHERE d.id = x.id AND d.status = 'pending'`,
+      [JSON.stringify(done)],
+    );
+  }
+}
+
+interface PendingRow {
+  id: string;
+  message_id: string;
+  seq: string;
+  status: DeliveryStatus;
+  next_attempt_at: Date | null;
+  attempts: number;
+  body: string;
 }
 
 export function deliverJob(subscriptionId: number, resource: string): { name: string; payload: JobPayload; dedupeKey: string } {
