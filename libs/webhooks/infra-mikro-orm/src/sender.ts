@@ -44,8 +44,8 @@ const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /**
  * POSTs one webhook: resolves with the answer's status, or the reason no answer came (refused
- * address, connection error, timeout). Never follows redirects; reads no more of the answer than
- * its status (the rest is drained so the connection can be reused).
+ * address, connection error, timeout). Never follows redirects; keeps nothing of the answer but
+ * its status (the rest is read and dropped, so the connection can be reused).
  */
 export async function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SenderOptions): Promise<SendResult> {
   let target: URL;
@@ -81,9 +81,13 @@ function attempt(target: URL, headers: Record<string, string>, body: string, opt
       resolve(outcome);
     };
     const req: ClientRequest = (https ? httpsRequest : httpRequest)(target, init, (res) => {
-      settle({ result: { status: res.statusCode ?? 0 } });
+      // The answer is drained (within the attempt's time) before it counts, so its connection is
+      // back in the pool for the stream's next delivery.
+      const answered = { result: { status: res.statusCode ?? 0 } };
+      res.on('end', () => settle(answered));
+      res.on('close', () => settle(answered));
+      res.on('error', () => settle(answered));
       res.resume();
-      res.on('error', () => undefined);
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (req.reusedSocket && !signal.aborted && STALE_SOCKET.has(error.code ?? '')) return settle({ reused: true });
