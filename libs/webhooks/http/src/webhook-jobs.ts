@@ -21,6 +21,7 @@ const PRUNE_EVERY_MS = 3600_000;
 
 export class WebhookJobs {
   private prunedAt = 0;
+  private sweptAt = 0;
   private loop: NotifiedLoop | null = null;
 
   constructor(
@@ -67,14 +68,20 @@ export class WebhookJobs {
     this.agents?.destroy();
   }
 
-  /** One sweep now (tests, operators). */
-  sweep(): Promise<{ fannedOut: number; enqueued: number }> {
-    return RequestContext.create(this.orm.em, () => this.dispatcher.sweep());
+  /** One full sweep now (tests, operators). */
+  sweep(full = true): Promise<{ fannedOut: number; enqueued: number }> {
+    return RequestContext.create(this.orm.em, () => this.dispatcher.sweep({ full }));
   }
 
-  /** A sweep, and the pruning of old deliveries once an hour; never more waiting at once. */
+  /**
+   * A sweep, and the pruning of old deliveries once an hour; never more waiting at once. A round
+   * woken by new events enqueues the streams they went to; a full sweep (every stream due: retries,
+   * lost jobs) runs at most every `sweepSeconds`, and whenever the loop has waited that long.
+   */
   private async round(): Promise<boolean> {
-    await this.sweep();
+    const full = Date.now() - this.sweptAt >= this.config.sweepSeconds * 1000;
+    if (full) this.sweptAt = Date.now();
+    await this.sweep(full);
     if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
       this.prunedAt = Date.now();
       await RequestContext.create(this.orm.em, () => this.dispatcher.prune(new Date(Date.now() - WEBHOOK_RETENTION_DAYS * 86_400_000)));

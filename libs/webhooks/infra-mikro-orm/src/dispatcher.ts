@@ -25,8 +25,9 @@ export type Send = (url: string, headers: Record<string, string>, body: string) 
  *
  * - `sweep` fans committed outbox rows out to one delivery row per interested subscription (rows
  *   claimed with SKIP LOCKED, so any number of instances may sweep at once), then enqueues one
- *   job per stream (a subscription and a resource) that has a delivery due. The job's dedupe key
- *   is the stream, so one job at a time sends a stream's events, in order.
+ *   job per stream (a subscription and a resource) that got a delivery, and in a full sweep every
+ *   stream that has a delivery due. The job's dedupe key is the stream, so one job at a time sends
+ *   a stream's events, in order.
  * - `deliverStream` (the job) sends the stream's pending deliveries earliest first, each signed,
  *   until one fails: that one waits for its retry (the backoff schedule) and holds the later ones
  *   back. A delivery is marked delivered only after a 2xx, so a crash between the two sends it
@@ -44,26 +45,34 @@ export class WebhookDispatcher {
     this.send = typeof sender === 'function' ? sender : (url, headers, body) => sendWebhook(url, headers, body, sender);
   }
 
-  /** Fans out what the outbox holds, then enqueues the due streams; how many of each. */
-  async sweep(): Promise<{ fannedOut: number; enqueued: number }> {
+  /**
+   * Fans out what the outbox holds and enqueues the streams that got new deliveries; with `full`
+   * (the default), also every stream due (retries falling due, a job lost). How many of each.
+   */
+  async sweep(options: { full?: boolean } = {}): Promise<{ fannedOut: number; enqueued: number }> {
     let fannedOut = 0;
+    const streams = new Map<string, { subscription_id: number; resource: string }>();
     for (;;) {
-      const n = await this.fanOut();
-      fannedOut += n;
-      if (n < BATCH) break;
+      const batch = await this.fanOut();
+      fannedOut += batch.events;
+      for (const s of batch.streams) streams.set(`${s.subscription_id}|${s.resource}`, s);
+      if (batch.events < BATCH) break;
     }
-    const due = await this.em.execute<{ subscription_id: number; resource: string }[]>(
-      // A stream is due when its earliest pending delivery is (the later ones wait behind it) and
-      // its subscription is enabled (a paused one keeps its pending deliveries for later).
-      `SELECT heads.subscription_id, heads.resource FROM (
-         SELECT DISTINCT ON (subscription_id, resource) subscription_id, resource, next_attempt_at
-         FROM webhook_deliveries WHERE status = 'pending' ORDER BY subscription_id, resource, event_seq
-       ) heads JOIN webhook_subscriptions s ON s.id = heads.subscription_id AND s.enabled
-       WHERE heads.next_attempt_at <= ? LIMIT ${BATCH}`,
-      [this.clock.now()],
-    );
+    if (options.full ?? true) {
+      const due = await this.em.execute<{ subscription_id: number; resource: string }[]>(
+        // A stream is due when its earliest pending delivery is (the later ones wait behind it) and
+        // its subscription is enabled (a paused one keeps its pending deliveries for later).
+        `SELECT heads.subscription_id, heads.resource FROM (
+           SELECT DISTINCT ON (subscription_id, resource) subscription_id, resource, next_attempt_at
+           FROM webhook_deliveries WHERE status = 'pending' ORDER BY subscription_id, resource, event_seq
+         ) heads JOIN webhook_subscriptions s ON s.id = heads.subscription_id AND s.enabled
+         WHERE heads.next_attempt_at <= ? LIMIT ${BATCH}`,
+        [this.clock.now()],
+      );
+      for (const s of due) streams.set(`${s.subscription_id}|${s.resource}`, s);
+    }
     let enqueued = 0;
-    for (const s of due) if (await this.jobs.enqueue(deliverJob(s.subscription_id, s.resource))) enqueued++;
+    for (const s of streams.values()) if (await this.jobs.enqueue(deliverJob(s.subscription_id, s.resource))) enqueued++;
     return { fannedOut, enqueued };
   }
 
@@ -81,21 +90,29 @@ export class WebhookDispatcher {
     return { deliveries: deliveries.length, events: events.length };
   }
 
-  /** One batch of the outbox, in one statement: delivery rows for the subscribers, the rows marked dispatched. */
-  private async fanOut(): Promise<number> {
+  /**
+   * One batch of the outbox, in one statement: delivery rows for the subscribers, the rows marked
+   * dispatched; how many rows, and the streams that got deliveries.
+   */
+  private async fanOut(): Promise<{ events: number; streams: { subscription_id: number; resource: string }[] }> {
     const now = this.clock.now();
-    const rows = await this.em.execute(
+    const [row] = await this.em.execute<{ events: number; streams: { subscription_id: number; resource: string }[] | string }[]>(
       `WITH batch AS (
          SELECT seq, type, resource FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
        ), fanned AS (
          INSERT INTO webhook_deliveries (message_id, subscription_id, event_seq, resource, status, attempts, next_attempt_at, created_at)
          SELECT gen_random_uuid(), s.id, b.seq, b.resource, 'pending', 0, ?, ? FROM batch b JOIN webhook_subscriptions s ON s.enabled AND b.type = ANY (s.events)
          ON CONFLICT (subscription_id, event_seq) DO NOTHING
+         RETURNING subscription_id, resource
+       ), marked AS (
+         UPDATE webhook_outbox o SET dispatched_at = ? FROM batch b WHERE o.seq = b.seq RETURNING o.seq
        )
-       UPDATE webhook_outbox o SET dispatched_at = ? FROM batch b WHERE o.seq = b.seq RETURNING o.seq`,
+       SELECT (SELECT count(*) FROM marked)::int AS events,
+              (SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_object('subscription_id', subscription_id, 'resource', resource)), '[]'::jsonb) FROM fanned) AS streams`,
       [now, now, now],
     );
-    return rows.length;
+    const streams = typeof row!.streams === 'string' ? (JSON.parse(row!.streams) as { subscription_id: number; resource: string }[]) : row!.streams;
+    return { events: row!.events, streams };
   }
 
   /**

@@ -371,6 +371,25 @@ describe('webhook persistence and delivery (PostgreSQL)', () => {
     }
   });
 
+  it('enqueues, in a sweep that is not full, only the streams that got new deliveries; a stream waiting for its retry is left to the full sweep', async () => {
+    const target = await receiver(() => 503);
+    try {
+      const sub = await inContext(() => subscriptions.create({ url: target.url, events: ['wiki.edited'], description: '', enabled: true, secret: 'whsec_c2VjcmV0', at: clock.now() }));
+      await publish(event('wiki.edited', 'wiki:1', 1));
+      expect(await inContext(() => dispatcher.sweep({ full: false }))).toEqual({ fannedOut: 1, enqueued: 1 });
+      jobs.take(DELIVER_JOB);
+      await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:1'));
+      clock.advance(5000);
+      await publish(event('wiki.edited', 'wiki:2', 2));
+      const quick = await inContext(() => dispatcher.sweep({ full: false }));
+      expect([quick, jobs.take(DELIVER_JOB).map((j) => j.payload['resource'])]).toEqual([{ fannedOut: 1, enqueued: 1 }, ['wiki:2']]);
+      const full = await inContext(() => dispatcher.sweep());
+      expect([full, jobs.take(DELIVER_JOB).map((j) => j.payload['resource']).sort()]).toEqual([{ fannedOut: 0, enqueued: 2 }, ['wiki:1', 'wiki:2']]);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('gives a delivery up after the last retry, lets the stream go on, and sends it again when retried by hand', async () => {
     let status = 500;
     const target = await receiver(() => status);
