@@ -117,18 +117,18 @@ export class WebhookDispatcher {
 
   /**
    * Sends a stream's due deliveries in order (the job's work); how many were delivered. The
-   * subscription is read once; the stream's pending deliveries are read `STREAM_BATCH` at a time
-   * with their bodies, sent one after the other, and those delivered are marked in one statement
+   * stream's pending deliveries are read `STREAM_BATCH` at a time with their bodies and the
+   * subscription's target and secret (none while it is paused), sent one after the other, and those delivered are marked in one statement
    * per batch (and before a failure is recorded). A crash before the mark sends them again: at
    * least once, and the receiver drops the repeats by `webhook-id`.
    */
   async deliverStream(subscriptionId: number, resource: string): Promise<number> {
-    const [sub] = await this.em.execute<{ url: string; secret: string; enabled: boolean }[]>('SELECT url, secret, enabled FROM webhook_subscriptions WHERE id = ?', [subscriptionId]);
-    if (!sub?.enabled) return 0;
     let delivered = 0;
     while (delivered < PER_JOB) {
+      // With the subscription's target and secret as they are now (none while it is paused).
       const rows = await this.em.execute<PendingRow[]>(
-        `SELECT d.id, d.message_id, d.event_seq AS seq, d.status, d.next_attempt_at, d.attempts, o.body FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq
+        `SELECT d.id, d.message_id, d.event_seq AS seq, d.status, d.next_attempt_at, d.attempts, o.body, s.url, s.secret
+         FROM webhook_deliveries d JOIN webhook_outbox o ON o.seq = d.event_seq JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.enabled
          WHERE d.subscription_id = ? AND d.resource = ? AND d.status = 'pending' ORDER BY d.event_seq LIMIT ${STREAM_BATCH}`,
         [subscriptionId, resource],
       );
@@ -141,7 +141,7 @@ export class WebhookDispatcher {
           stop = true;
           break;
         }
-        const result = await this.send(sub.url, webhookHeaders(sub.secret, row.message_id, Math.floor(now.getTime() / 1000), row.body), row.body);
+        const result = await this.send(row.url, webhookHeaders(row.secret, row.message_id, Math.floor(now.getTime() / 1000), row.body), row.body);
         const at = this.clock.now();
         const attempts = row.attempts + 1;
         const status = 'status' in result ? result.status : null;
@@ -191,6 +191,8 @@ interface PendingRow {
   next_attempt_at: Date | null;
   attempts: number;
   body: string;
+  url: string;
+  secret: string;
 }
 
 export function deliverJob(subscriptionId: number, resource: string): { name: string; payload: JobPayload; dedupeKey: string } {
