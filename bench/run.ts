@@ -348,7 +348,9 @@ async function main(): Promise<void> {
       process.stdout.write(
         `webhooks: ${webhooks.events} guide edits (${webhooks.writesPerSecond}/s) delivered at ${webhooks.apiDeliveriesPerSecond}/s from the first edit to the last delivery ` +
           `(${webhooks.drainSeconds} s after the last edit), ${webhooks.ratio} × a plain client signing and posting as many to the same receiver ` +
-          `(${webhooks.referenceDeliveriesPerSecond}/s); ${webhooks.duplicates} duplicates, ${webhooks.badSignatures} bad signatures\n\n`,
+          `(${webhooks.referenceDeliveriesPerSecond}/s); edit answered to delivery p50 ${webhooks.latencyP50Ms} ms, p95 ${webhooks.latencyP95Ms} ms, max ${webhooks.latencyMaxMs} ms; ` +
+          `a backlog of as many events committed at once delivered at ${webhooks.backlogDeliveriesPerSecond}/s (${webhooks.backlogRatio} × the plain client); ` +
+          `${webhooks.duplicates} duplicates, ${webhooks.badSignatures} bad signatures\n\n`,
       );
     }
     await mkdir(dirname(options.out), { recursive: true });

@@ -1,8 +1,10 @@
 // The webhook figures of `npm run bench`: the deliveries per second of the API's whole pipeline
 // (a write commits its event in the outbox, the sweeper fans it out, a job signs and POSTs it)
-// to a receiver on loopback that checks every signature, against the same receiver fed the same
-// number of signed messages of the same size straight from a plain HTTP client, with as many at
-// once as the API's delivery workers (the limit of delivering them).
+// to a receiver on loopback that checks every signature, and how long each edit's event took to
+// arrive after the edit was answered; then the deliveries per second of a backlog (as many events
+// committed to the outbox at once, so the edits' own pace does not bound the figure); both against
+// the same receiver fed the same number of signed messages of the same size straight from a plain
+// HTTP client, with as many at once as the API's delivery workers (the limit of delivering them).
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -25,6 +27,14 @@ export interface WebhookFigures {
   readonly apiDeliveriesPerSecond: number;
   /** Seconds from the last write's answer to the last delivery: the backlog the pipeline had left. */
   readonly drainSeconds: number;
+  /** From an edit's answer to its event's arrival at the receiver, over the edits (ms). */
+  readonly latencyP50Ms: number;
+  readonly latencyP95Ms: number;
+  readonly latencyMaxMs: number;
+  /** Deliveries per second of `events` events committed to the outbox in one transaction, from the commit to the last delivery. */
+  readonly backlogDeliveriesPerSecond: number;
+  /** The backlog's deliveries per second over the reference's. */
+  readonly backlogRatio: number;
   readonly referenceDeliveriesPerSecond: number;
   /** API deliveries per second over the reference's (1 = the limit of delivering). */
   readonly ratio: number;
@@ -46,6 +56,8 @@ class Receiver {
   badSignatures = 0;
   bytes = 0;
   lastAt = 0;
+  /** When each event arrived first, by `<guideid>:<revisionid>` of its data. */
+  readonly arrivals = new Map<string, number>();
   private waiter: { count: number; resolve: () => void } | null = null;
   private readonly server = createServer((req, res) => void this.receive(req, res));
 
@@ -58,6 +70,7 @@ class Receiver {
   reset(secret: string): void {
     this.secret = secret;
     this.ids.clear();
+    this.arrivals.clear();
     this.duplicates = this.badSignatures = this.bytes = 0;
   }
 
@@ -90,6 +103,8 @@ class Receiver {
       this.ids.add(id);
       this.bytes += body.length;
       this.lastAt = performance.now();
+      const data = (JSON.parse(body) as { data?: { guideid?: number; revisionid?: number } }).data;
+      if (data?.guideid !== undefined) this.arrivals.set(`${data.guideid}:${data.revisionid}`, this.lastAt);
     }
     res.writeHead(204).end();
     if (this.waiter && this.ids.size >= this.waiter.count) {
@@ -127,6 +142,7 @@ export async function measureWebhooks(origin: string, db: pg.Pool, log: (line: s
         [WRITERS * 4],
       );
       const revision = new Map(rows.map((r) => [r.id, r.revisionid]));
+      const answered = new Map<string, number>();
       const run = Date.now().toString(36);
       let next = 0;
       const started = performance.now();
@@ -138,6 +154,7 @@ export async function measureWebhooks(origin: string, db: pg.Pool, log: (line: s
             const res = await call(origin, 'PATCH', `/guides/${id}?revisionid=${revision.get(id)}`, { token, body: { summary: `Webhook bench ${run} ${n}` } });
             if (res.status !== 200) throw new Error(`webhooks: an edit failed (${res.status} ${JSON.stringify(res.body).slice(0, 200)})`);
             revision.set(id, Number(res.body['revisionid']));
+            answered.set(`${id}:${String(res.body['revisionid'])}`, performance.now());
           }
         }),
       );
@@ -145,9 +162,38 @@ export async function measureWebhooks(origin: string, db: pg.Pool, log: (line: s
       await receiver.until(EVENTS, 300_000);
       const lastDelivered = receiver.lastAt;
       const apiSeconds = (lastDelivered - started) / 1000;
-      const { duplicates, badSignatures } = receiver;
+      let duplicates = receiver.duplicates;
+      let badSignatures = receiver.badSignatures;
       const meanBytes = Math.max(1, Math.round(receiver.bytes / receiver.ids.size));
       log(`  webhooks: ${EVENTS} edits in ${((written - started) / 1000).toFixed(1)} s, every message delivered ${apiSeconds.toFixed(1)} s after the first edit`);
+      const latencies = [...answered].map(([key, at]) => Math.max(0, (receiver.arrivals.get(key) ?? Number.NaN) - at)).sort((a, b) => a - b);
+      if (latencies.some((l) => Number.isNaN(l))) throw new Error('webhooks: an edit\'s event did not arrive with its guide and revision');
+      const percentile = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]! * 10) / 10;
+
+      // A backlog: as many events about the same guides committed to the outbox in one
+      // transaction (as the API writes them), timed from the commit to the last delivery.
+      receiver.reset(receiver.secret);
+      const client = await db.connect();
+      let backlogSeconds: number;
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO webhook_outbox (type, resource, body, created_at)
+           SELECT 'guide.edited', 'guide:' || g.id, json_build_object('type', 'guide.edited', 'timestamp', now(), 'data',
+                    json_build_object('guideid', g.id, 'revisionid', -n, 'userid', 1, 'public', true))::text, now()
+           FROM generate_series(1, $1) AS n JOIN LATERAL (SELECT ($2::int[])[1 + n % cardinality($2::int[])] AS id) g ON true ORDER BY n`,
+          [EVENTS, rows.map((r) => r.id)],
+        );
+        const committing = performance.now();
+        await client.query('COMMIT');
+        await receiver.until(EVENTS, 300_000);
+        backlogSeconds = (receiver.lastAt - committing) / 1000;
+        duplicates += receiver.duplicates;
+        badSignatures += receiver.badSignatures;
+      } finally {
+        client.release();
+      }
+      log(`  webhooks: a backlog of ${EVENTS} events delivered ${backlogSeconds.toFixed(2)} s after its commit`);
 
       // The reference: as many signed messages of the same size, straight to the same receiver.
       const secret = receiver.secret;
@@ -176,6 +222,11 @@ export async function measureWebhooks(origin: string, db: pg.Pool, log: (line: s
         drainSeconds: Math.round((Math.max(0, lastDelivered - written) / 1000) * 100) / 100,
         referenceDeliveriesPerSecond: Math.round(refRate * 10) / 10,
         ratio: Math.round((apiRate / refRate) * 100) / 100,
+        latencyP50Ms: percentile(0.5),
+        latencyP95Ms: percentile(0.95),
+        latencyMaxMs: Math.round(latencies[latencies.length - 1]! * 10) / 10,
+        backlogDeliveriesPerSecond: Math.round((EVENTS / backlogSeconds) * 10) / 10,
+        backlogRatio: Math.round((EVENTS / backlogSeconds / refRate) * 100) / 100,
         duplicates,
         badSignatures,
       };

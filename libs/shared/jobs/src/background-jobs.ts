@@ -1,6 +1,6 @@
 import { RequestContext } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { PgBossJobQueue } from './pg-boss-job-queue.js';
+import { PgBossJobQueue, type QueueSettings } from './pg-boss-job-queue.js';
 import { JobQueue, type JobHandler, type JobRequest } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 
@@ -47,6 +47,12 @@ export class BackgroundJobs extends JobQueue {
       this.logger.warn({ err: error, context: 'jobs', job: name, attempt: args[1].attempt }, 'job failed');
       throw error;
     }
+  }
+
+  /** After `start`, before the queue's first job: how it treats its keys (see `QueueSettings`). */
+  declare(name: string, settings: QueueSettings): void {
+    if (!this.queue) throw new Error('The job queue is not started yet');
+    this.queue.declare(name, settings);
   }
 
   enqueue(job: JobRequest): Promise<boolean> {

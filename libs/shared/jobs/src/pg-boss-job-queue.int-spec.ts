@@ -71,6 +71,39 @@ describe('PgBossJobQueue (PostgreSQL)', () => {
     expect([...seen].sort()).toEqual([1, 3, 4, 5, 7]);
   });
 
+  it('runs a serial queue one job per key at a time, holding one more behind it, each woken at once (no polling interval waited)', async () => {
+    // Polling alone would take a minute: only the NOTIFY of a new job, and a worker looking for the
+    // next job as soon as it finished one, run these within the test's time.
+    const queue = await start({ pollingIntervalSeconds: 60 });
+    queue.declare('test.serial', { keys: 'serial', wakeAtOnce: true });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const seen: unknown[] = [];
+    let running = 0;
+    let most = 0;
+    await queue.work('test.serial', async (payload) => {
+      running++;
+      most = Math.max(most, running);
+      seen.push(payload['n']);
+      if (payload['n'] === 1) await gate;
+      running--;
+    }, { concurrency: 3 });
+    expect(await queue.enqueue({ name: 'test.serial', payload: { n: 1 }, dedupeKey: 'stream:a' })).toBe(true);
+    await eventually(() => seen.includes(1));
+    // While the first runs, one more of its key waits (a third is one too many); another key runs meanwhile.
+    expect(await queue.enqueue({ name: 'test.serial', payload: { n: 2 }, dedupeKey: 'stream:a' })).toBe(true);
+    expect(await queue.enqueue({ name: 'test.serial', payload: { n: 3 }, dedupeKey: 'stream:a' })).toBe(false);
+    expect(await queue.enqueue({ name: 'test.serial', payload: { n: 4 }, dedupeKey: 'stream:b' })).toBe(true);
+    await eventually(() => seen.includes(4));
+    expect(seen).not.toContain(2);
+    release();
+    await eventually(() => seen.includes(2));
+    expect(seen).toEqual([1, 4, 2]);
+    expect(most).toBe(2);
+    await eventually(async () => (await queue.counts('test.serial'))['completed'] === 3);
+    expect(() => queue.declare('test.serial', { keys: 'exclusive' })).toThrow(/already in use/);
+  });
+
   it('retries a failing job with growing delays, telling the handler which attempt is the last', async () => {
     const queue = await start({ retryLimit: 2, retryDelaySeconds: 1 });
     const runs: { at: number; run: JobRun }[] = [];
@@ -86,7 +119,7 @@ describe('PgBossJobQueue (PostgreSQL)', () => {
       { attempt: 3, finalAttempt: true },
     ]);
     expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(500);
-  });
+  }, 40_000);
 
   it('keeps jobs across a restart: queued while no worker runs, run by an instance started later', async () => {
     const first = await start();

@@ -28,6 +28,22 @@ export interface PgBossJobQueueOptions {
   readonly onError?: (error: Error) => void;
 }
 
+/**
+ * How a queue treats its dedupe keys, declared before its first job (`PgBossJobQueue.declare`).
+ * - `exclusive` (the default): a key admits one job while it waits, is retried or runs.
+ * - `serial`: jobs of one key never run at once, but while one runs another may wait behind it
+ *   (one at most), so a request made while a key's job is already past the work it asked for is
+ *   never lost: it runs next.
+ */
+export interface QueueSettings {
+  readonly keys?: 'exclusive' | 'serial';
+  /**
+   * A new job wakes the workers of every instance at once (LISTEN/NOTIFY) instead of at their next
+   * poll, and a worker that finished a job looks for the next one at once.
+   */
+  readonly wakeAtOnce?: boolean;
+}
+
 export interface WorkOptions {
   /** Jobs of this name this process runs at once. */
   readonly concurrency?: number;
@@ -54,6 +70,7 @@ const DEFAULTS = {
  */
 export class PgBossJobQueue extends JobQueue {
   private readonly queues = new Map<string, Promise<void>>();
+  private readonly settings = new Map<string, QueueSettings>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -70,6 +87,8 @@ export class PgBossJobQueue extends JobQueue {
       schema: settings.schema,
       max: settings.poolSize,
       application_name: 'rc-jobs',
+      // Workers of queues declared `wakeAtOnce` are woken by a NOTIFY (one more connection); the rest poll.
+      useListenNotify: true,
       superviseIntervalSeconds: settings.superviseIntervalSeconds,
       monitorIntervalSeconds: settings.superviseIntervalSeconds,
       openTelemetry: { enabled: false },
@@ -77,6 +96,12 @@ export class PgBossJobQueue extends JobQueue {
     boss.on('error', (error: Error) => (options.onError ?? ((e: Error) => console.error('job queue:', e.message)))(error));
     await boss.start();
     return new PgBossJobQueue(boss, settings);
+  }
+
+  /** Settles how the queue of this name treats its keys; before any job of it is enqueued or worked. */
+  declare(name: string, settings: QueueSettings): void {
+    if (this.queues.has(name)) throw new Error(`The queue ${name} is already in use: declare it first`);
+    this.settings.set(name, settings);
   }
 
   async enqueue(job: JobRequest): Promise<boolean> {
@@ -91,15 +116,34 @@ export class PgBossJobQueue extends JobQueue {
   /** Runs jobs of this name in this process until `stop`. */
   async work(name: string, handler: JobHandler, options: WorkOptions = {}): Promise<void> {
     await this.queue(name);
-    await this.boss.work<JobPayload>(
-      name,
-      { includeMetadata: true, batchSize: 1, localConcurrency: options.concurrency ?? 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
-      async (jobs) => {
-        const job = jobs[0] as JobWithMetadata<JobPayload> | undefined;
-        if (!job) return;
-        await handler(job.data, { attempt: job.retryCount + 1, finalAttempt: job.retryCount >= job.retryLimit });
-      },
-    );
+    const concurrency = options.concurrency ?? 1;
+    const run = async (jobs: unknown[]) => {
+      const job = jobs[0] as JobWithMetadata<JobPayload> | undefined;
+      if (!job) return;
+      await handler(job.data, { attempt: job.retryCount + 1, finalAttempt: job.retryCount >= job.retryLimit });
+    };
+    const polling = { includeMetadata: true as const, batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds };
+    if (!this.settings.get(name)?.wakeAtOnce) {
+      await this.boss.work<JobPayload>(name, { ...polling, localConcurrency: concurrency }, run);
+      return;
+    }
+    // A worker of its own per slot, which wakes itself when it finishes a job: it looks for the next
+    // one at once (a job waiting behind the one it ran among them) instead of after a polling
+    // interval; when it finds none it waits for a NOTIFY, with a slow poll as the backstop.
+    for (let i = 0; i < concurrency; i++) {
+      let self: string | null = null;
+      self = await this.boss.work<JobPayload>(
+        name,
+        { ...polling, localConcurrency: 1, notifyPollingIntervalSeconds: Math.max(this.options.pollingIntervalSeconds, 10) },
+        async (jobs) => {
+          try {
+            await run(jobs);
+          } finally {
+            if (self) this.boss.notifyWorker(self);
+          }
+        },
+      );
+    }
   }
 
   /** Stops workers (waiting up to `timeoutMs` for running jobs, which are retried elsewhere otherwise) and closes the pool. */
@@ -120,8 +164,11 @@ export class PgBossJobQueue extends JobQueue {
     let ready = this.queues.get(name);
     if (!ready) {
       const o = this.options;
+      const declared = this.settings.get(name) ?? {};
       ready = this.boss.createQueue(name, {
-        policy: 'exclusive',
+        // pg-boss's `stately`: one job per key waiting and one running, never two running at once.
+        policy: declared.keys === 'serial' ? 'stately' : 'exclusive',
+        notify: declared.wakeAtOnce ?? false,
         retryLimit: o.retryLimit,
         retryDelay: o.retryDelaySeconds,
         retryBackoff: true,

@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule, type OnModuleDestroy } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { factory, LOGGER } from '@rc/shared-http';
 import { Clock, IntegrationEvents, JobQueue, UnitOfWork } from '@rc/shared-kernel';
@@ -18,6 +18,7 @@ import {
   MikroOrmSubscriptions,
   PublicTargetPolicy,
   RandomSecrets,
+  WebhookAgents,
   WebhookDispatcher,
   type WebhooksConfig,
 } from '@rc/webhooks-infra-mikro-orm';
@@ -35,7 +36,7 @@ const USE_CASES = [RegisterSubscription, ListSubscriptions, GetSubscription, Cha
  */
 @Global()
 @Module({})
-export class WebhooksApiModule implements OnModuleDestroy {
+export class WebhooksApiModule implements OnModuleDestroy, OnApplicationShutdown {
   constructor(private readonly jobs: WebhookJobs) {}
 
   static register(config: WebhooksConfig): DynamicModule {
@@ -59,8 +60,11 @@ export class WebhooksApiModule implements OnModuleDestroy {
         ...USE_CASES.map((UseCase) => ({ provide: UseCase, inject: [DEPS], useFactory: (deps: WebhookDeps) => new UseCase(deps) })),
         factory(
           WebhookJobs,
-          (orm: MikroORM, jobs: JobQueue, clock: Clock, logger: Logger) =>
-            new WebhookJobs(orm, new WebhookDispatcher(orm.em, jobs, clock, { timeoutMs: config.timeoutSeconds * 1000, allowPrivate: config.allowPrivateTargets }), config, logger),
+          (orm: MikroORM, jobs: JobQueue, clock: Clock, logger: Logger) => {
+            const agents = new WebhookAgents();
+            const sender = { timeoutMs: config.timeoutSeconds * 1000, allowPrivate: config.allowPrivateTargets, agents };
+            return new WebhookJobs(orm, new WebhookDispatcher(orm.em, jobs, clock, sender), config, logger, agents);
+          },
           [MikroORM, JobQueue, Clock, LOGGER],
         ),
       ],
@@ -71,5 +75,10 @@ export class WebhooksApiModule implements OnModuleDestroy {
   /** Before the pool closes: the sweep in flight finishes. */
   async onModuleDestroy(): Promise<void> {
     await this.jobs.stop();
+  }
+
+  /** After every module's destroy hook (the job queue's workers among them): no delivery is under way. */
+  onApplicationShutdown(): void {
+    this.jobs.closeConnections();
   }
 }

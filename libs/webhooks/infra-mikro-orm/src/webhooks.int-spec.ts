@@ -10,7 +10,7 @@ import { webhooksMigrations } from './migrations/index.js';
 import { DELIVER_JOB, WebhookDispatcher } from './dispatcher.js';
 import { MikroOrmDeliveryLog, MikroOrmIntegrationEvents, MikroOrmSubscriptions } from './repositories.js';
 import { webhooksSchemas } from './schemas/webhooks.schemas.js';
-import { sendWebhook } from './sender.js';
+import { sendWebhook, WebhookAgents } from './sender.js';
 import { signWebhook, verifyWebhook } from './signing.js';
 import { isPrivateAddress, PublicTargetPolicy } from './targets.js';
 
@@ -20,8 +20,9 @@ interface Received {
 }
 
 /** A real HTTP receiver on loopback answering each request with the status `answer` gives. */
-async function receiver(answer: () => number = () => 204): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+async function receiver(answer: () => number = () => 204): Promise<{ url: string; received: Received[]; connections: () => number; close(): Promise<void> }> {
   const received: Received[] = [];
+  let connections = 0;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -31,11 +32,16 @@ async function receiver(answer: () => number = () => 204): Promise<{ url: string
       res.end();
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    connections: () => connections,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -94,6 +100,63 @@ describe('where deliveries may go', () => {
       expect(target.received).toHaveLength(1);
     } finally {
       await target.close();
+    }
+  });
+
+  it('reuses a kept-alive connection for the attempts to one target, and still checks the address of every new connection', async () => {
+    const target = await receiver();
+    const agents = new WebhookAgents();
+    try {
+      for (let i = 0; i < 5; i++) expect(await sendWebhook(target.url, {}, `{"n":${i}}`, { timeoutMs: 2000, allowPrivate: true, agents })).toEqual({ status: 204 });
+      expect(target.received.map((r) => r.body)).toEqual(['{"n":0}', '{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}']);
+      expect(target.connections()).toBe(1);
+      // Kept-alive connections do not lift the address rule: a name resolving to loopback is refused.
+      const port = new URL(target.url).port;
+      let lookups = 0;
+      const rebinding = (_: string, cb: (e: null, a: { address: string; family: number }[]) => void) => {
+        lookups++;
+        cb(null, [{ address: '127.0.0.1', family: 4 }]);
+      };
+      for (let i = 0; i < 2; i++) {
+        const viaName = await sendWebhook(`http://hooks.example.com:${port}/hook`, {}, '{}', { timeoutMs: 2000, allowPrivate: false, resolve: rebinding, agents });
+        expect(viaName).toEqual({ error: expect.stringMatching(/resolves to 127\.0\.0\.1, which is a private or loopback address/) });
+      }
+      expect(lookups).toBe(2);
+      expect(target.received).toHaveLength(5);
+    } finally {
+      agents.destroy();
+      await target.close();
+    }
+  });
+
+  it('sends again on a new connection when the kept-alive one was closed by the target: delivered once, nothing lost', async () => {
+    // The target drops the connection of every second request without answering (as a server
+    // whose idle timeout fires as a request arrives): the sender retries it once on a new connection.
+    let requests = 0;
+    const received: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        requests++;
+        if (requests % 2 === 0) return void req.socket.destroy();
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agents = new WebhookAgents();
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      expect(await sendWebhook(url, {}, 'a', { timeoutMs: 2000, allowPrivate: true, agents })).toEqual({ status: 204 });
+      // Reused connection, dropped: sent again on a fresh one, which answers.
+      expect(await sendWebhook(url, {}, 'b', { timeoutMs: 2000, allowPrivate: true, agents })).toEqual({ status: 204 });
+      expect(received).toEqual(['a', 'b']);
+      expect(requests).toBe(3);
+    } finally {
+      agents.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
@@ -225,6 +288,103 @@ describe('webhook persistence and delivery (PostgreSQL)', () => {
         ['delivered', 1],
         ['delivered', 2],
       ]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('delivers each stream once while another subscription\'s target fails: that stream waits for its retry, the others are marked delivered in bulk and never sent again', async () => {
+    const good = await receiver();
+    let failing = true;
+    const bad = await receiver(() => (failing ? 503 : 204));
+    try {
+      const g = await inContext(() => subscriptions.create({ url: good.url, events: ['guide.edited'], description: '', enabled: true, secret: 'whsec_Z29vZA==', at: clock.now() }));
+      const b = await inContext(() => subscriptions.create({ url: bad.url, events: ['guide.edited'], description: '', enabled: true, secret: 'whsec_YmFk', at: clock.now() }));
+      // 120 events about guide 1 (more than one read of a stream), 5 about guide 2, interleaved at the end.
+      const published: IntegrationEvent[] = [];
+      for (let n = 1; n <= 125; n++) published.push(event('guide.edited', n > 115 && n % 2 === 0 ? 'guide:2' : 'guide:1', n));
+      await publish(...published);
+      expect(await inContext(() => dispatcher.sweep())).toEqual({ fannedOut: 125, enqueued: 4 });
+      const runAll = async () => {
+        let delivered = 0;
+        for (const job of jobs.take(DELIVER_JOB)) delivered += await inContext(() => dispatcher.deliverStream(Number(job.payload['subscriptionId']), String(job.payload['resource'])));
+        return delivered;
+      };
+      expect(await runAll()).toBe(125);
+      const bodies = (r: Received[]) => r.map((x) => JSON.parse(x.body) as { data: { n: number } });
+      const ofResource = (r: Received[], resource: string) => bodies(r).map((x) => x.data.n).filter((n) => published[n - 1]!.resource === resource);
+      const expected = (resource: string) => published.filter((e) => e.resource === resource).map((e) => e.data['n']);
+      expect(ofResource(good.received, 'guide:1')).toEqual(expected('guide:1'));
+      expect(ofResource(good.received, 'guide:2')).toEqual(expected('guide:2'));
+      expect(new Set(good.received.map((r) => r.headers['webhook-id'])).size).toBe(125);
+      // The failing target got each stream's head once; the rest of its streams wait behind them.
+      expect(bad.received).toHaveLength(2);
+      const states = (subscriptionId: number) =>
+        db.orm.em.fork().execute<{ status: string; attempts: number; n: number }[]>(
+          `SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = ? GROUP BY status, attempts ORDER BY status, attempts`,
+          [subscriptionId],
+        );
+      expect(await states(g.state.id)).toEqual([{ status: 'delivered', attempts: 1, n: 125 }]);
+      expect(await states(b.state.id)).toEqual([
+        { status: 'pending', attempts: 0, n: 123 },
+        { status: 'pending', attempts: 1, n: 2 },
+      ]);
+
+      // Nothing is due before the retry: the good subscription's deliveries are not sent again.
+      expect(await inContext(() => dispatcher.sweep())).toEqual({ fannedOut: 0, enqueued: 0 });
+      clock.advance(5000);
+      failing = false;
+      expect(await inContext(() => dispatcher.sweep())).toEqual({ fannedOut: 0, enqueued: 2 });
+      expect(await runAll()).toBe(125);
+      expect(good.received).toHaveLength(125);
+      expect(ofResource(bad.received.slice(2), 'guide:1')).toEqual(expected('guide:1'));
+      expect(ofResource(bad.received.slice(2), 'guide:2')).toEqual(expected('guide:2'));
+      // Deduplicated by webhook-id, each delivery exactly once; only the two failed heads came twice.
+      expect(new Set(bad.received.map((r) => r.headers['webhook-id'])).size).toBe(125);
+      expect(await states(b.state.id)).toEqual([
+        { status: 'delivered', attempts: 1, n: 123 },
+        { status: 'delivered', attempts: 2, n: 2 },
+      ]);
+    } finally {
+      await good.close();
+      await bad.close();
+    }
+  });
+
+  it('keeps the deliveries sent before a failure in the middle of a stream delivered: after the retry only the rest is sent', async () => {
+    let requests = 0;
+    const target = await receiver(() => (++requests === 55 ? 500 : 204));
+    try {
+      const sub = await inContext(() => subscriptions.create({ url: target.url, events: ['wiki.edited'], description: '', enabled: true, secret: 'whsec_c2VjcmV0', at: clock.now() }));
+      await publish(...Array.from({ length: 60 }, (_, i) => event('wiki.edited', 'wiki:7', i + 1)));
+      await inContext(() => dispatcher.sweep());
+      expect(await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:7'))).toBe(54);
+      const listed = await inContext(() => deliveries.list(sub.state.id, 100, 0));
+      expect(listed.filter((d) => d.status === 'delivered')).toHaveLength(54);
+      expect(listed[5]).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 500 });
+      clock.advance(5000);
+      expect(await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:7'))).toBe(6);
+      const ns = target.received.map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n);
+      expect(ns).toEqual([...Array.from({ length: 55 }, (_, i) => i + 1), 55, 56, 57, 58, 59, 60]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('enqueues, in a sweep that is not full, only the streams that got new deliveries; a stream waiting for its retry is left to the full sweep', async () => {
+    const target = await receiver(() => 503);
+    try {
+      const sub = await inContext(() => subscriptions.create({ url: target.url, events: ['wiki.edited'], description: '', enabled: true, secret: 'whsec_c2VjcmV0', at: clock.now() }));
+      await publish(event('wiki.edited', 'wiki:1', 1));
+      expect(await inContext(() => dispatcher.sweep({ full: false }))).toEqual({ fannedOut: 1, enqueued: 1 });
+      jobs.take(DELIVER_JOB);
+      await inContext(() => dispatcher.deliverStream(sub.state.id, 'wiki:1'));
+      clock.advance(5000);
+      await publish(event('wiki.edited', 'wiki:2', 2));
+      const quick = await inContext(() => dispatcher.sweep({ full: false }));
+      expect([quick, jobs.take(DELIVER_JOB).map((j) => j.payload['resource'])]).toEqual([{ fannedOut: 1, enqueued: 1 }, ['wiki:2']]);
+      const full = await inContext(() => dispatcher.sweep());
+      expect([full, jobs.take(DELIVER_JOB).map((j) => j.payload['resource']).sort()]).toEqual([{ fannedOut: 0, enqueued: 2 }, ['wiki:1', 'wiki:2']]);
     } finally {
       await target.close();
     }
