@@ -97,3 +97,15 @@ describe('ViewCounter', () => {
     expect(counter.known(3)).toBe(1);
   });
 });
+
+describe('ViewCounter memory', () => {
+  it('remembers at most maxKnown totals, keeping the most recently learnt', () => {
+    const counter = new ViewCounter(new InMemoryViewTally(), 10);
+    for (let id = 1; id <= 25; id++) counter.learn(id, id * 2);
+    expect(counter.known(25)).toBe(50);
+    expect(counter.known(21)).toBe(42);
+    expect(counter.known(1)).toBeUndefined();
+    const kept = Array.from({ length: 25 }, (_, i) => counter.known(i + 1)).filter((v) => v !== undefined);
+    expect(kept.length).toBeLessThanOrEqual(10);
+  });
+});

@@ -1,5 +1,3 @@
-import { LRUCache } from 'lru-cache';
-
 /**
  * Where counted views are kept: adds each id's count to its stored total in one write and answers
  * the totals stored after it (ids that name nothing are skipped).
@@ -18,21 +16,19 @@ export abstract class ViewTally {
 export class ViewCounter {
   private pending = new Map<number, number>();
   /**
-   * Totals as last stored (from this instance's flushes, or learned from a read), the least recently
-   * learnt first out (lru-cache: a `Map` kept in order costs V8 a scan of deleted slots per eviction).
+   * Totals as last stored (from this instance's flushes, or learned from a read), most recently
+   * learnt last. Past `maxKnown`, the older half is dropped at once (see `remember`).
    */
-  private readonly totals: LRUCache<number, number>;
+  private totals = new Map<number, number>();
   private running: Promise<number> = Promise.resolve(0);
   /** Views written to the tally so far (by this instance). */
   flushed = 0;
 
   constructor(
     private readonly tally: ViewTally,
-    /** How many totals are remembered at most (oldest first out). */
-    maxKnown = 50_000,
-  ) {
-    this.totals = new LRUCache<number, number>({ max: Math.max(1, maxKnown) });
-  }
+    /** How many totals are remembered at most (past it, the older half is forgotten). */
+    private readonly maxKnown = 50_000,
+  ) {}
 
   /** One view (or `n`) of `id`. */
   record(id: number, n = 1): void {
@@ -49,12 +45,12 @@ export class ViewCounter {
 
   /** The stored total last seen for `id` (by a flush or a read), if any. */
   known(id: number): number | undefined {
-    return this.totals.peek(id);
+    return this.totals.get(id);
   }
 
   /** A stored total read elsewhere (a row read with its views): kept when newer than what is known. */
   learn(id: number, total: number): void {
-    if ((this.totals.peek(id) ?? -1) < total) this.remember(id, total);
+    if ((this.totals.get(id) ?? -1) < total) this.remember(id, total);
   }
 
   /**
@@ -87,6 +83,10 @@ export class ViewCounter {
   }
 
   private remember(id: number, total: number): void {
+    this.totals.delete(id);
     this.totals.set(id, total);
+    // Dropping the oldest key one at a time would cost V8 a scan of the deleted slots at the front
+    // of the Map on every call; rebuilding it with the newer half costs once per maxKnown / 2 totals.
+    if (this.totals.size > this.maxKnown) this.totals = new Map([...this.totals].slice(-Math.max(1, Math.floor(this.maxKnown / 2))));
   }
 }
