@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       mediaWorkerConcurrency: 2,
       webhooks: { allowPrivateTargets: false, timeoutSeconds: 10, sweepSeconds: 10, workerConcurrency: 4 },
       guideCacheMb: 64,
+      pageCacheMb: 16,
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
       webConcurrency: 1,
