@@ -1,9 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import {
   AppRegistry,
   AttemptLog,
   AttemptThrottle,
+  BoundedPasswordHasher,
+  type HashingBounds,
   AuthTokenRepository,
   AuthenticateToken,
   ConfirmPasswordReset,
@@ -76,6 +79,20 @@ export interface IdentityModuleOptions {
   /** Replaces parts of the policy built from the configuration (tests shorten windows and limits). */
   readonly policy?: Partial<IdentityPolicy>;
   readonly argon2?: Argon2Parameters;
+  /** How many password hashes run at once, and wait (default: `defaultHashingBounds()`). */
+  readonly hashing?: HashingBounds;
+}
+
+/**
+ * One hash at a time per core, and never the whole libuv threadpool (argon2 runs on it, as do
+ * file reads, DNS lookups and zlib, which must not wait behind a burst of logins): at most
+ * UV_THREADPOOL_SIZE − 1 (4 − 1 by default). Up to 64 more wait per running one (under a second at
+ * the default cost) before logins are answered 503 with Retry-After.
+ */
+export function defaultHashingBounds(): HashingBounds {
+  const threadpool = Number(process.env['UV_THREADPOOL_SIZE']) || 4;
+  const concurrency = Math.max(1, Math.min(availableParallelism(), threadpool - 1));
+  return { concurrency, maxWaiting: 64 * concurrency };
 }
 
 const useCases = [
@@ -108,7 +125,7 @@ export class IdentityApiModule {
         factory(AppRegistry, (orm: MikroORM) => new MikroOrmAppRegistry(em(orm)), [MikroORM]),
         factory(AttemptLog, (orm: MikroORM) => new MikroOrmAttemptLog(em(orm)), [MikroORM]),
         factory(PasswordResetRepository, (orm: MikroORM) => new MikroOrmPasswordResetRepository(em(orm)), [MikroORM]),
-        factory(PasswordHasher, () => new Argon2PasswordHasher(options.argon2 ?? DEFAULT_ARGON2), []),
+        factory(PasswordHasher, () => new BoundedPasswordHasher(new Argon2PasswordHasher(options.argon2 ?? DEFAULT_ARGON2), options.hashing ?? defaultHashingBounds()), []),
         factory(Secrets, () => new CryptoSecrets(), []),
         factory(
           Mailer,
