@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import {
@@ -47,6 +46,7 @@ import {
   OutboxMailer,
   SmtpMailer,
   type Argon2Parameters,
+  defaultHashingBounds,
 } from '@rc/identity-infra-mikro-orm';
 import { UserSummaries } from '@rc/identity-contracts';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
@@ -79,21 +79,10 @@ export interface IdentityModuleOptions {
   /** Replaces parts of the policy built from the configuration (tests shorten windows and limits). */
   readonly policy?: Partial<IdentityPolicy>;
   readonly argon2?: Argon2Parameters;
-  /** How many password hashes run at once, and wait (default: `defaultHashingBounds()`). */
+  /** How many password hashes run at once, and wait (default: `defaultHashingBounds()`, next to the argon2 hasher). */
   readonly hashing?: HashingBounds;
 }
 
-/**
- * One hash at a time per core, and never the whole libuv threadpool (argon2 runs on it, as do
- * file reads, DNS lookups and zlib, which must not wait behind a burst of logins): at most
- * UV_THREADPOOL_SIZE − 1 (4 − 1 by default). Up to 64 more wait per running one (under a second at
- * the default cost) before logins are answered 503 with Retry-After.
- */
-export function defaultHashingBounds(): HashingBounds {
-  const threadpool = Number(process.env['UV_THREADPOOL_SIZE']) || 4;
-  const concurrency = Math.max(1, Math.min(availableParallelism(), threadpool - 1));
-  return { concurrency, maxWaiting: 64 * concurrency };
-}
 
 const useCases = [
   LogIn, LogOut, AuthenticateToken, RegisterUser, RequestPasswordReset, ConfirmPasswordReset, Impersonate, GetUser,

@@ -11,7 +11,8 @@ import { MikroOrmPasswordResetRepository } from './repositories/mikro-orm-passwo
 import { MikroOrmAttemptLog } from './repositories/mikro-orm-attempt-log.js';
 import { MikroOrmAppRegistry } from './repositories/mikro-orm-app-registry.js';
 import { CryptoSecrets } from './adapters/crypto-secrets.js';
-import { Argon2PasswordHasher } from './adapters/argon2-password-hasher.js';
+import { Argon2PasswordHasher, defaultHashingBounds } from './adapters/argon2-password-hasher.js';
+import { availableParallelism } from 'node:os';
 
 describe('identity repositories (PostgreSQL)', () => {
   let db: TestOrm;
@@ -249,6 +250,25 @@ describe('identity adapters', () => {
     expect(await hasher.verify(one, 'correct horse battery')).toBe(true);
     expect(await hasher.verify(one, 'wrong horse battery')).toBe(false);
     expect(await hasher.verify('not-a-hash', 'correct horse battery')).toBe(false);
+  });
+
+  it('bounds concurrent hashes to the cores, leaving at least one libuv thread to the rest of the process', () => {
+    const before = process.env['UV_THREADPOOL_SIZE'];
+    try {
+      delete process.env['UV_THREADPOOL_SIZE'];
+      const byDefault = defaultHashingBounds();
+      expect(byDefault.concurrency).toBe(Math.min(availableParallelism(), 3));
+      expect(byDefault.maxWaiting).toBe(64 * byDefault.concurrency);
+      process.env['UV_THREADPOOL_SIZE'] = '2';
+      expect(defaultHashingBounds().concurrency).toBe(1);
+      process.env['UV_THREADPOOL_SIZE'] = '1';
+      expect(defaultHashingBounds().concurrency).toBe(1);
+      process.env['UV_THREADPOOL_SIZE'] = '128';
+      expect(defaultHashingBounds().concurrency).toBe(availableParallelism());
+    } finally {
+      if (before === undefined) delete process.env['UV_THREADPOOL_SIZE'];
+      else process.env['UV_THREADPOOL_SIZE'] = before;
+    }
   });
 
   it('makes 256-bit url-safe secrets and stores SHA-256 digests of them', () => {
