@@ -1,10 +1,12 @@
+import pg from 'pg';
 import { testServerUrl } from '@rc/shared-infra-mikro-orm/testing';
 import { CuttableProxy } from './support/cuttable-proxy.js';
 import { startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 // The database goes away under a running API, then comes back. The API reaches PostgreSQL through
 // a TCP proxy the test cuts: every connection ends at once (queries in flight fail, idle pooled
-// connections die) and new connections are refused until the proxy listens again.
+// connections die) and new connections are refused until the proxy listens again. And an
+// administrator ends the API's connections (pg_terminate_backend) while a request waits on one.
 
 const APP_ID = 'outage-test-app';
 
@@ -80,4 +82,42 @@ describe('the database going away under a running API', () => {
     expect((await until(200, ready)).status).toBe(200);
   }, 120_000);
 
+  it('answers 503 to a request whose connection an administrator terminates under it (57P01), then 401 again', async () => {
+    // A direct superuser connection to the test's database (not through the proxy).
+    const direct = new URL(api.db.url);
+    const server = new URL(testServerUrl());
+    direct.hostname = server.hostname;
+    direct.port = server.port;
+    const admin = new pg.Client({ connectionString: direct.toString() });
+    await admin.connect();
+    try {
+      expect((await until(401, logIn)).status).toBe(401);
+      // The login's user lookup waits behind this lock, holding its connection.
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      const pending = logIn();
+      let waiting: number[] = [];
+      for (let i = 0; i < 200 && !waiting.length; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const { rows } = await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
+        );
+        waiting = rows.map((r) => r.pid);
+      }
+      expect(waiting.length).toBeGreaterThan(0);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [waiting]);
+      const res = await pending;
+      expect({ status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: { error: true, message: 'Service temporarily unavailable' },
+      });
+      const line = api.logs.find((l) => l['requestId'] === res.headers.get('x-request-id') && l['level'] === 50);
+      expect(line).toMatchObject({ msg: 'request failed: the database is unavailable', err: expect.objectContaining({ code: '57P01' }) });
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
+    }
+    expect((await until(401, logIn)).status).toBe(401);
+  }, 60_000);
 });
