@@ -8,6 +8,7 @@ import pg from 'pg';
 import { freePort } from '@rc/shared-infra-mikro-orm';
 import { runExplain } from './explain.js';
 import { measureWebhooks } from './webhooks.js';
+import { defaultHashingBounds } from '@rc/identity-infra-mikro-orm';
 import { argon2VerificationsPerSecond } from './argon2.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
@@ -292,6 +293,11 @@ async function main(): Promise<void> {
       login.extra['argon2AloneRps'] = Math.round(alone * 10) / 10;
       login.extra['xArgon2'] = Math.round((login.rps / alone) * 100) / 100;
       log(`  login's reference: ${login.extra['argon2AloneRps']} argon2id verifications/s alone; login at ${login.extra['xArgon2']} × that`);
+      // The same, at most as many at once as the API's bound on concurrent hashes lets run.
+      const { concurrency } = defaultHashingBounds();
+      const boundedAlone = await argon2VerificationsPerSecond(options.duration, options.connections, concurrency);
+      login.extra['argon2BoundedRps'] = Math.round(boundedAlone * 10) / 10;
+      log(`  with at most ${concurrency} at once (the API's bound): ${login.extra['argon2BoundedRps']} verifications/s; login at ${Math.round((login.rps / boundedAlone) * 100) / 100} × that`);
     }
     // The media figures (not a load run): uploads made into every size against the image library alone.
     const media = !options.only.length || wanted('media-upload') ? await measureMedia(api.origin, api.child.pid, mediaDirOf(options), log) : null;

@@ -6,6 +6,7 @@ import {
   PermissionDeniedError,
   RateLimitedError,
   RuleViolationError,
+  ServiceUnavailableError,
   type Violation,
 } from '@rc/shared-kernel';
 
@@ -82,6 +83,14 @@ export class TooManyAttemptsError extends RateLimitedError {
   readonly code = 'IDENTITY.TOO_MANY_ATTEMPTS';
   constructor(retryAfterSeconds: number) {
     super('Rate limit exceeded. Please try again later.', retryAfterSeconds);
+  }
+}
+
+/** Every password-hashing slot is busy and the queue before them is full: try again shortly. */
+export class PasswordHashingBusyError extends ServiceUnavailableError {
+  readonly code = 'IDENTITY.PASSWORD_HASHING_BUSY';
+  constructor() {
+    super('The service is busy. Please try again shortly.', 1);
   }
 }
 

@@ -7,6 +7,7 @@ export * from './model/principal.js';
 export * from './model/user.js';
 export * from './model/attempt-throttle.js';
 export * from './model/token-issuer.js';
+export * from './model/bounded-password-hasher.js';
 export * from './ports/user.repository.js';
 export * from './ports/user-images.js';
 export * from './ports/auth-token.repository.js';

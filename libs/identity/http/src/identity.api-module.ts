@@ -4,6 +4,8 @@ import {
   AppRegistry,
   AttemptLog,
   AttemptThrottle,
+  BoundedPasswordHasher,
+  type HashingBounds,
   AuthTokenRepository,
   AuthenticateToken,
   ConfirmPasswordReset,
@@ -44,6 +46,7 @@ import {
   OutboxMailer,
   SmtpMailer,
   type Argon2Parameters,
+  defaultHashingBounds,
 } from '@rc/identity-infra-mikro-orm';
 import { UserSummaries } from '@rc/identity-contracts';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
@@ -76,7 +79,10 @@ export interface IdentityModuleOptions {
   /** Replaces parts of the policy built from the configuration (tests shorten windows and limits). */
   readonly policy?: Partial<IdentityPolicy>;
   readonly argon2?: Argon2Parameters;
+  /** How many password hashes run at once, and wait (default: `defaultHashingBounds()`, next to the argon2 hasher). */
+  readonly hashing?: HashingBounds;
 }
+
 
 const useCases = [
   LogIn, LogOut, AuthenticateToken, RegisterUser, RequestPasswordReset, ConfirmPasswordReset, Impersonate, GetUser,
@@ -108,7 +114,7 @@ export class IdentityApiModule {
         factory(AppRegistry, (orm: MikroORM) => new MikroOrmAppRegistry(em(orm)), [MikroORM]),
         factory(AttemptLog, (orm: MikroORM) => new MikroOrmAttemptLog(em(orm)), [MikroORM]),
         factory(PasswordResetRepository, (orm: MikroORM) => new MikroOrmPasswordResetRepository(em(orm)), [MikroORM]),
-        factory(PasswordHasher, () => new Argon2PasswordHasher(options.argon2 ?? DEFAULT_ARGON2), []),
+        factory(PasswordHasher, () => new BoundedPasswordHasher(new Argon2PasswordHasher(options.argon2 ?? DEFAULT_ARGON2), options.hashing ?? defaultHashingBounds()), []),
         factory(Secrets, () => new CryptoSecrets(), []),
         factory(
           Mailer,

@@ -11,7 +11,8 @@ import { MikroOrmPasswordResetRepository } from './repositories/mikro-orm-passwo
 import { MikroOrmAttemptLog } from './repositories/mikro-orm-attempt-log.js';
 import { MikroOrmAppRegistry } from './repositories/mikro-orm-app-registry.js';
 import { CryptoSecrets } from './adapters/crypto-secrets.js';
-import { Argon2PasswordHasher } from './adapters/argon2-password-hasher.js';
+import { Argon2PasswordHasher, defaultHashingBounds } from './adapters/argon2-password-hasher.js';
+import { availableParallelism } from 'node:os';
 
 describe('identity repositories (PostgreSQL)', () => {
   let db: TestOrm;
@@ -194,6 +195,40 @@ describe('identity repositories (PostgreSQL)', () => {
     expect((await inContext(() => log.countSince('login-email', 'b@example.com', at(-1)))).count).toBe(1);
   });
 
+  it('records, counts and forgets several kinds and keys in one statement each, in the order given', async () => {
+    const log = new MikroOrmAttemptLog(em);
+    const keys = [
+      { kind: 'login-pair', key: '10.0.0.1 c@example.com' },
+      { kind: 'login-email', key: 'c@example.com' },
+      { kind: 'login-address', key: '10.0.0.1' },
+    ] as const;
+    await inContext(() => log.record('login-email', 'c@example.com', at(-100)));
+    await inContext(() => log.record('login-email', 'c@example.com', at(5)));
+    const first = await inContext(() => log.recordAll(keys, at(10)));
+    const second = await inContext(() => log.recordAll(keys, at(20)));
+    expect(first).toHaveLength(3);
+    expect(new Set([...first, ...second]).size).toBe(6);
+    // Each id is the row of its own kind and key: removing the first pair's id leaves the others.
+    await inContext(() => log.remove([first[0]!]));
+    expect(await inContext(() => log.countAllSince(keys, at(0)))).toEqual([
+      { count: 1, oldest: at(20) },
+      { count: 3, oldest: at(5) },
+      { count: 2, oldest: at(10) },
+    ]);
+    expect(await inContext(() => log.countAllSince([{ kind: 'reset-email', key: 'nobody' }], at(0)))).toEqual([{ count: 0, oldest: null }]);
+
+    // The second attempt forgets itself and clears every login-email attempt of c@example.com.
+    await inContext(() => log.removeAndClear(second, [{ kind: 'login-email', key: 'c@example.com' }]));
+    expect(await inContext(() => log.countAllSince(keys, at(-1000)))).toEqual([
+      { count: 0, oldest: null },
+      { count: 0, oldest: null },
+      { count: 1, oldest: at(10) },
+    ]);
+    expect(await inContext(() => log.recordAll([], at(0)))).toEqual([]);
+    expect(await inContext(() => log.countAllSince([], at(0)))).toEqual([]);
+    await inContext(() => log.removeAndClear([], []));
+  });
+
   it('registers, lists and revokes app ids', async () => {
     const apps = new MikroOrmAppRegistry(em);
     await inContext(() => apps.add({ appId: 'app-one', name: 'One', createdAt: t0, revokedAt: null }));
@@ -215,6 +250,25 @@ describe('identity adapters', () => {
     expect(await hasher.verify(one, 'correct horse battery')).toBe(true);
     expect(await hasher.verify(one, 'wrong horse battery')).toBe(false);
     expect(await hasher.verify('not-a-hash', 'correct horse battery')).toBe(false);
+  });
+
+  it('bounds concurrent hashes to the cores, leaving at least one libuv thread to the rest of the process', () => {
+    const before = process.env['UV_THREADPOOL_SIZE'];
+    try {
+      delete process.env['UV_THREADPOOL_SIZE'];
+      const byDefault = defaultHashingBounds();
+      expect(byDefault.concurrency).toBe(Math.min(availableParallelism(), 3));
+      expect(byDefault.maxWaiting).toBe(64 * byDefault.concurrency);
+      process.env['UV_THREADPOOL_SIZE'] = '2';
+      expect(defaultHashingBounds().concurrency).toBe(1);
+      process.env['UV_THREADPOOL_SIZE'] = '1';
+      expect(defaultHashingBounds().concurrency).toBe(1);
+      process.env['UV_THREADPOOL_SIZE'] = '128';
+      expect(defaultHashingBounds().concurrency).toBe(availableParallelism());
+    } finally {
+      if (before === undefined) delete process.env['UV_THREADPOOL_SIZE'];
+      else process.env['UV_THREADPOOL_SIZE'] = before;
+    }
   });
 
   it('makes 256-bit url-safe secrets and stores SHA-256 digests of them', () => {

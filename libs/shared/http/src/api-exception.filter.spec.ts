@@ -9,11 +9,13 @@ import {
   PermissionDeniedError,
   RateLimitedError,
   RuleViolationError,
+  ServiceUnavailableError,
   ValidationFailedError,
   InvalidParameterError,
 } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
-import { ApiExceptionFilter, STATUS_BY_CATEGORY, statusOf } from './api-exception.filter.js';
+import { DriverException } from '@mikro-orm/core';
+import { ApiExceptionFilter, DATABASE_RETRY_AFTER_SECONDS, STATUS_BY_CATEGORY, statusOf } from './api-exception.filter.js';
 import { markXmlRequest } from './xml/xml-response.js';
 
 // One concrete error per category, as a bounded context would define it.
@@ -45,6 +47,9 @@ class TestRuleViolation extends RuleViolationError {
 class TestRateLimited extends RateLimitedError {
   readonly code = 'TEST.RATE_LIMITED';
 }
+class TestUnavailable extends ServiceUnavailableError {
+  readonly code = 'TEST.UNAVAILABLE';
+}
 /** A domain error outside every category. */
 class TestUncategorised extends DomainError {
   readonly code = 'TEST.UNCATEGORISED';
@@ -62,6 +67,7 @@ const EXPECTED: ReadonlyArray<readonly [string, Category, () => DomainError, num
   ['ConflictError', ConflictError, () => new TestConflict('stale revision'), 409],
   ['RuleViolationError', RuleViolationError, () => new TestRuleViolation('broken rule', [{ field: 'title', message: 'Too long' }]), 422],
   ['RateLimitedError', RateLimitedError, () => new TestRateLimited('slow down', 60), 429],
+  ['ServiceUnavailableError', ServiceUnavailableError, () => new TestUnavailable('busy', 1), 503],
 ];
 
 interface FakeResponse {
@@ -154,9 +160,9 @@ describe('STATUS_BY_CATEGORY / statusOf', () => {
     }
   });
 
-  it('holds exactly the statuses 400, 401, 403, 404, 405, 409, 422 and 429', () => {
+  it('holds exactly the statuses 400, 401, 403, 404, 405, 409, 422, 429 and 503', () => {
     const statuses = STATUS_BY_CATEGORY.map(([, status]) => status);
-    expect([...statuses].sort((a, b) => a - b)).toEqual([400, 401, 403, 404, 405, 409, 422, 429]);
+    expect([...statuses].sort((a, b) => a - b)).toEqual([400, 401, 403, 404, 405, 409, 422, 429, 503]);
     expect(new Set(statuses).size).toBe(statuses.length);
   });
 
@@ -207,7 +213,55 @@ describe('ApiExceptionFilter.catch', () => {
     const { res, body, errors } = run(error);
     expect(res.statusCode).toBe(status);
     expect(body).toMatchObject({ error: true, message: error.message });
-    expect(errors).toHaveLength(0);
+    expect(errors).toHaveLength(status >= 500 ? 1 : 0); // a 503 is logged, a 4xx is not
+  });
+
+  it('answers a ServiceUnavailableError subclass with 503, its Retry-After and message, and logs it once', () => {
+    const { res, body, errors } = run(new TestUnavailable('The service is busy. Please try again shortly.', 2));
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    expect(body).toEqual({ error: true, message: 'The service is busy. Please try again shortly.' });
+    expect(errors).toHaveLength(1);
+  });
+
+  /** A driver error as node-postgres raises it, wrapped as MikroORM wraps it. */
+  const driverError = (message: string, fields: Record<string, unknown> = {}) => new DriverException(Object.assign(new Error(message), fields));
+
+  it.each([
+    ['an admin shutdown (57P01, pg_terminate_backend)', driverError('terminating connection due to administrator command', { code: '57P01', severity: 'FATAL' })],
+    ['a crash shutdown (57P02)', driverError('terminating connection because of crash of another server process', { code: '57P02' })],
+    ['a server that cannot take connections yet (57P03)', driverError('the database system is starting up', { code: '57P03' })],
+    ['too many connections (53300)', driverError('sorry, too many clients already', { code: '53300' })],
+    ['a connection exception (class 08)', driverError('connection failure', { code: '08006' })],
+    ['a refused connection', driverError('connect ECONNREFUSED 127.0.0.1:5432', { code: 'ECONNREFUSED', errno: -111, address: '127.0.0.1', port: 5432 })],
+    ['a reset connection', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['a connection ended under a query', driverError('Connection terminated unexpectedly')],
+    ['a pool that found no connection in time', new Error('timeout exceeded when trying to connect')],
+    ['one wrapped as the cause of another error', new Error('could not load the guide', { cause: driverError('Connection terminated unexpectedly') })],
+    ['an AggregateError of refused connections', Object.assign(new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })], 'connect failed'), {})],
+  ])('answers %s with 503, Retry-After and the generic envelope, and logs it once with the request id', (_case, error) => {
+    const { res, body, errors } = run(error);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+    expect(body).toEqual({ error: true, message: 'Service temporarily unavailable' });
+    expect(res.body).not.toMatch(/ECONN|terminat|5432|timeout|administrator|too many/i);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]![0]).toMatchObject({ err: error, requestId: 'req-1', status: 503 });
+    expect(errors[0]![1]).toBe('request failed: the database is unavailable');
+  });
+
+  it.each([
+    ['a unique violation', driverError('duplicate key value violates unique constraint "users_email_key"', { code: '23505' })],
+    ['a syntax error', driverError('syntax error at or near "SELEC"', { code: '42601' })],
+    ['a statement timeout', driverError('canceling statement due to statement timeout', { code: '57014' })],
+    ['an error whose SQLSTATE is not about the connection, quoting input that reads like one', driverError('invalid input syntax for type integer: "Connection terminated"', { code: '22P02' })],
+    ['a plain TypeError', new TypeError("Cannot read properties of undefined (reading 'id')")],
+  ])('keeps %s a 500 without Retry-After', (_case, error) => {
+    const { res, body, errors } = run(error);
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['retry-after']).toBeUndefined();
+    expect(body).toEqual({ error: true, message: 'Internal server error' });
+    expect(errors).toHaveLength(1);
   });
 
   it('answers the body parser\'s invalid-JSON error with 400 and a fixed message', () => {

@@ -9,10 +9,12 @@ import {
   PermissionDeniedError,
   RateLimitedError,
   RuleViolationError,
+  ServiceUnavailableError,
 } from '@rc/shared-kernel';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ConflictBodies } from './conflict-bodies.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 import { sendError, sendJson, type ErrorBody } from './respond.js';
 import { answersInXml, sendXmlError } from './xml/xml-response.js';
 import type { ApiRequest } from './route-needs.js';
@@ -29,7 +31,11 @@ export const STATUS_BY_CATEGORY: ReadonlyArray<readonly [ErrorCategory, number]>
   [ConflictError, 409],
   [RuleViolationError, 422],
   [RateLimitedError, 429],
+  [ServiceUnavailableError, 503],
 ];
+
+/** Seconds a client is told to wait (`Retry-After`) when the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function statusOf(error: DomainError): number {
   return STATUS_BY_CATEGORY.find(([category]) => error instanceof category)?.[1] ?? 500;
@@ -45,8 +51,9 @@ interface MiddlewareError {
 
 /**
  * Turns every failure into the API's error body. Domain errors map through the table above;
- * framework errors (unknown route, unreadable JSON, oversized body) keep their meaning; anything
- * else is a 500 whose detail goes to the log only.
+ * framework errors (unknown route, unreadable JSON, oversized body) keep their meaning; a database
+ * that cannot be reached or dropped the connection is a 503 with `Retry-After`; anything else is a
+ * 500. The detail of a 5xx goes to the log only, once, at error level with the request id.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -74,7 +81,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     const [status, body] = this.describe(exception, req);
     if (status >= 500) {
-      this.logger.error({ err: exception, requestId: req.headers['x-request-id'], method: req.method, path: req.path }, 'request failed');
+      const message = status === 503 && !(exception instanceof DomainError) ? 'request failed: the database is unavailable' : 'request failed';
+      this.logger.error({ err: exception, requestId: req.headers['x-request-id'], method: req.method, path: req.path, status }, message);
     }
     // A request an XML-capable route answers in XML gets its error in XML, with the same status.
     if (answersInXml(req)) return sendXmlError(res, status, body);
@@ -82,6 +90,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, req: Request): [number, Omit<ErrorBody, 'error'>] {
+    if (exception instanceof ServiceUnavailableError) {
+      req.res?.setHeader('Retry-After', String(exception.retryAfterSeconds));
+      return [503, { message: exception.message }];
+    }
     if (exception instanceof DomainError && statusOf(exception) < 500) {
       const status = statusOf(exception);
       const body: Omit<ErrorBody, 'error'> = { message: exception.message };
@@ -109,6 +121,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status && status >= 400 && status < 500 && mw.expose) return [400, { message: 'Bad request' }];
     }
     if (exception instanceof URIError) return [400, { message: 'Malformed URL encoding' }];
+    if (isDatabaseUnavailable(exception)) {
+      req.res?.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return [503, { message: 'Service temporarily unavailable' }];
+    }
     return [500, { message: 'Internal server error' }];
   }
 }

@@ -61,6 +61,19 @@ export abstract class RateLimitedError extends DomainError {
   }
 }
 
+/**
+ * The service cannot take this request now (it is saturated, or a resource it needs is away); the
+ * same request may succeed later. `retryAfterSeconds` says when to try again.
+ */
+export abstract class ServiceUnavailableError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A generic rule violation for input validated outside an aggregate (request shapes, parameters). */
 export class ValidationFailedError extends RuleViolationError {
   readonly code = 'SHARED.VALIDATION_FAILED';

@@ -75,4 +75,17 @@ describe('AttemptThrottle', () => {
     expect(log.countOf('login-email', 'a@example.com')).toBe(0);
     expect(log.countOf('login-address', '10.0.0.1')).toBe(1);
   });
+
+  it('forget with kinds and keys to clear removes that attempt and every attempt of those, nothing else', async () => {
+    const { throttle, log } = setup();
+    const pair = { kind: 'login-pair' as const, key: '10.0.0.1 a@example.com', max: 5 };
+    const limits = [pair, { ...email, max: 5 }, { ...address, max: 5 }];
+    await throttle.attempt(limits);
+    await throttle.attempt(limits);
+    const third = await throttle.attempt(limits);
+    await third.forget([pair]);
+    expect(log.countOf('login-pair', '10.0.0.1 a@example.com')).toBe(0);
+    expect(log.countOf('login-email', 'a@example.com')).toBe(2);
+    expect(log.countOf('login-address', '10.0.0.1')).toBe(2);
+  });
 });

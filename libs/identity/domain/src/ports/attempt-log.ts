@@ -18,4 +18,32 @@ export abstract class AttemptLog {
   abstract record(kind: AttemptKind, key: string, at: Date): Promise<string>;
   abstract remove(ids: readonly string[]): Promise<void>;
   abstract clear(kind: AttemptKind, key: string): Promise<void>;
+
+  /**
+   * Records one attempt of each kind and key at once, all visible to every other request when it
+   * returns; the ids in the order given. A log in a database does it in one statement.
+   */
+  async recordAll(keys: readonly AttemptKey[], at: Date): Promise<string[]> {
+    const ids: string[] = [];
+    for (const { kind, key } of keys) ids.push(await this.record(kind, key, at));
+    return ids;
+  }
+
+  /** `countSince` of each kind and key, in the order given (one statement in a database). */
+  async countAllSince(keys: readonly AttemptKey[], since: Date): Promise<{ count: number; oldest: Date | null }[]> {
+    const counts: { count: number; oldest: Date | null }[] = [];
+    for (const { kind, key } of keys) counts.push(await this.countSince(kind, key, since));
+    return counts;
+  }
+
+  /** `remove(ids)` and `clear` of each kind and key given, together (one statement in a database). */
+  async removeAndClear(ids: readonly string[], clearing: readonly AttemptKey[]): Promise<void> {
+    await this.remove(ids);
+    for (const { kind, key } of clearing) await this.clear(kind, key);
+  }
+}
+
+export interface AttemptKey {
+  readonly kind: AttemptKind;
+  readonly key: string;
 }

@@ -1,4 +1,7 @@
-import { AuthenticationRequiredError, InvalidLoginError, TooManyAttemptsError } from '../identity.errors.js';
+import { AuthenticationRequiredError, InvalidLoginError, PasswordHashingBusyError, TooManyAttemptsError } from '../identity.errors.js';
+import { BoundedPasswordHasher } from '../model/bounded-password-hasher.js';
+import { PasswordHasher } from '../ports/secrets.js';
+import { LogIn } from './log-in.use-case.js';
 import { identityTestBed, rejectionOf, TEST_PASSWORD, type IdentityTestBed } from '../testing/index.js';
 
 const EMAIL = 'jane@example.com';
@@ -54,6 +57,28 @@ describe('LogIn', () => {
     expect(unknownEmail).toBeInstanceOf(InvalidLoginError);
     expect((unknownEmail as Error).message).toBe((wrongPassword as Error).message);
     expect((unknownEmail as InvalidLoginError).code).toBe((wrongPassword as InvalidLoginError).code);
+  });
+
+  it('a login refused because every hashing slot is busy (known email or not) is a 503 that counts no attempt', async () => {
+    const { bed } = await withJane();
+    // One slot, no queue, held by a verification that never ends.
+    class Stuck extends PasswordHasher {
+      hash = (password: string) => bed.hasher.hash(password);
+      verify = () => new Promise<boolean>(() => undefined);
+    }
+    const bounded = new BoundedPasswordHasher(new Stuck(), { concurrency: 1, maxWaiting: 0 });
+    const logInBusy = new LogIn(bed.users, bounded, bed.issuer, bed.throttle, bed.uow, bed.policy);
+    await bounded.hash('warm the decoy'); // a hash (not a verification) ends: the slot is free again
+    void logInBusy.execute({ email: 'holder@example.com', password: 'x'.repeat(12), clientAddress: '192.0.2.99' });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const email of [EMAIL, 'nobody@example.com']) {
+      const error = await rejectionOf(logInBusy.execute({ email, password: TEST_PASSWORD, clientAddress: ADDRESS }));
+      expect(error).toBeInstanceOf(PasswordHashingBusyError);
+      expect(bed.attempts.countOf('login-pair', `${ADDRESS} ${email}`)).toBe(0);
+      expect(bed.attempts.countOf('login-email', email)).toBe(0);
+    }
+    expect(bed.attempts.countOf('login-address', ADDRESS)).toBe(0);
+    expect(bed.attempts.countOf('login-address', '192.0.2.99')).toBe(1); // the stuck one is still in flight
   });
 
   it('still verifies a password hash when the email has no account', async () => {

@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '@rc/shared-kernel';
-import { InvalidLoginError } from '../identity.errors.js';
+import { InvalidLoginError, PasswordHashingBusyError } from '../identity.errors.js';
 import type { IdentityPolicy } from '../identity-policy.js';
 import type { AttemptThrottle } from '../model/attempt-throttle.js';
 import { parseEmail } from '../model/email.js';
@@ -25,7 +25,8 @@ export interface LogInInput {
  * limit is far higher than the first: failures from one address (at most the first limit of them)
  * never refuse the right password from another, and only guessing spread over many addresses
  * reaches it. A successful login forgets its own attempt and the failures of its email from its
- * address, not those from elsewhere.
+ * address, not those from elsewhere. A login refused because every password-hashing slot is busy
+ * (503) tried no password: its attempt is forgotten, whether or not the email has an account.
  */
 export class LogIn {
   /** Verified when the email has no account, so that the answer takes as long as for a real one. */
@@ -54,12 +55,18 @@ export class LogIn {
 
     const password = typeof input.password === 'string' ? input.password : '';
     const user = email ? await this.users.findByEmail(email) : null;
-    const verified = await this.hasher.verify(user?.passwordHash ?? (await this.decoy()), password);
+    let verified: boolean;
+    try {
+      verified = await this.hasher.verify(user?.passwordHash ?? (await this.decoy()), password);
+    } catch (error) {
+      // Refused before any password was tried (every hashing slot busy): not a failure to count.
+      if (error instanceof PasswordHashingBusyError) await attempt.forget();
+      throw error;
+    }
     if (!user || !verified || !user.isActive) throw new InvalidLoginError(); // the attempt stays counted
 
     const token = await this.uow.run(() => this.issuer.issue(user.id));
-    await attempt.forget();
-    await this.throttle.clear(pair);
+    await attempt.forget([pair]);
     return { user, token };
   }
 

@@ -2,7 +2,8 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
 /** `Algorithm.Argon2id` (an ambient const enum, which isolated modules cannot read). */
 const ARGON2ID = 2 as Algorithm;
-import { PasswordHasher } from '@rc/identity-domain';
+import { availableParallelism } from 'node:os';
+import { PasswordHasher, type HashingBounds } from '@rc/identity-domain';
 
 export interface Argon2Parameters {
   /** KiB of memory per hash. */
@@ -31,4 +32,16 @@ export class Argon2PasswordHasher extends PasswordHasher {
       return false; // a malformed stored hash never matches
     }
   }
+}
+
+/**
+ * One hash at a time per core, and never the whole libuv threadpool (argon2 runs on it, as do
+ * file reads, DNS lookups and zlib, which must not wait behind a burst of logins): at most
+ * UV_THREADPOOL_SIZE − 1 (4 − 1 by default). Up to 64 more wait per running one (under a second at
+ * the default cost) before logins are answered 503 with Retry-After.
+ */
+export function defaultHashingBounds(): HashingBounds {
+  const threadpool = Number(process.env['UV_THREADPOOL_SIZE']) || 4;
+  const concurrency = Math.max(1, Math.min(availableParallelism(), threadpool - 1));
+  return { concurrency, maxWaiting: 64 * concurrency };
 }

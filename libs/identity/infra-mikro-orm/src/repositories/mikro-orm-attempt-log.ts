@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AttemptLog, type AttemptKind } from '@rc/identity-domain';
+import { AttemptLog, type AttemptKey, type AttemptKind } from '@rc/identity-domain';
 
 /**
  * Attempts live in PostgreSQL, so every API instance counts the same attempts. Each statement
@@ -24,11 +24,51 @@ export class MikroOrmAttemptLog extends AttemptLog {
 
   async record(kind: AttemptKind, key: string, at: Date): Promise<string> {
     const [row] = await this.em.execute<{ id: string }[]>('INSERT INTO auth_attempts (kind, key, at) VALUES (?, ?, ?) RETURNING id::text AS id', [kind, key, at]);
-    // Keep the table small: a cheap, indexed clean-up of long-expired rows now and then.
+    await this.pruneNowAndThen(at);
+    return row!.id;
+  }
+
+  /** Keeps the table small: a cheap, indexed clean-up of long-expired rows now and then. */
+  private async pruneNowAndThen(at: Date): Promise<void> {
     if (Math.random() < 0.05) {
       await this.em.execute('DELETE FROM auth_attempts WHERE at < ?', [new Date(at.getTime() - MikroOrmAttemptLog.RETENTION_MS)]);
     }
-    return row!.id;
+  }
+
+  /** One multi-row INSERT, committed on its own before any count is read. */
+  override async recordAll(keys: readonly AttemptKey[], at: Date): Promise<string[]> {
+    if (!keys.length) return [];
+    const rows = await this.em.execute<{ id: string }[]>(
+      `INSERT INTO auth_attempts (kind, key, at) VALUES ${keys.map(() => '(?, ?, ?)').join(', ')} RETURNING id::text AS id`,
+      keys.flatMap(({ kind, key }) => [kind, key, at]),
+    );
+    await this.pruneNowAndThen(at);
+    // A multi-row INSERT … VALUES inserts, and returns, its rows in order.
+    return rows.map((row) => row.id);
+  }
+
+  /** Every count in one statement: one index range per kind and key. */
+  override async countAllSince(keys: readonly AttemptKey[], since: Date): Promise<{ count: number; oldest: Date | null }[]> {
+    if (!keys.length) return [];
+    const rows = await this.em.execute<{ count: number; oldest: Date | null }[]>(
+      `SELECT c.count, c.oldest
+         FROM (VALUES ${keys.map(() => '(?::int, ?::text, ?::text)').join(', ')}) AS l (i, kind, key)
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS count, min(a.at) AS oldest FROM auth_attempts a WHERE a.kind = l.kind AND a.key = l.key AND a.at > ?
+         ) c
+        ORDER BY l.i`,
+      [...keys.flatMap(({ kind, key }, i) => [i, kind, key]), since],
+    );
+    return rows.map((row) => ({ count: row.count, oldest: row.oldest ? new Date(row.oldest) : null }));
+  }
+
+  override async removeAndClear(ids: readonly string[], clearing: readonly AttemptKey[]): Promise<void> {
+    const conditions = [
+      ...(ids.length ? [`id IN (${ids.map(() => '?').join(', ')})`] : []),
+      ...clearing.map(() => '(kind = ? AND key = ?)'),
+    ];
+    if (!conditions.length) return;
+    await this.em.execute(`DELETE FROM auth_attempts WHERE ${conditions.join(' OR ')}`, [...ids, ...clearing.flatMap(({ kind, key }) => [kind, key])]);
   }
 
   async remove(ids: readonly string[]): Promise<void> {
