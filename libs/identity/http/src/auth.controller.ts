@@ -20,9 +20,9 @@ export class AuthController {
   @HttpCode(201)
   @Endpoint({
     summary: 'Log in: exchange email and password for a token',
-    description: 'Wrong credentials answer 401 `Invalid login` whether or not the email has an account. Repeated failures answer 429.',
+    description: 'Wrong credentials answer 401 `Invalid login` whether or not the email has an account. Repeated failures answer 429. When more logins arrive than the password hashes running at once can serve, the excess answers 503 with `Retry-After` (the attempt is not counted).',
     appId: true,
-    errors: [401, 422, 429],
+    errors: [401, 422, 429, 503],
   })
   @ApiBody({ type: LoginRequestDto })
   @ApiCreatedResponse({ type: AuthenticatedUserResponseDto })

@@ -39,6 +39,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Request body too large',
   422: 'Semantic errors: missing or invalid fields, unknown fields',
   429: 'Too many attempts; see Retry-After',
+  503: 'Busy, or the database is unavailable: try again after Retry-After',
 };
 
 export interface EndpointOptions {
@@ -79,6 +80,7 @@ const ERROR_EXAMPLE: Record<number, object> = {
   413: { error: true, message: 'Request body is larger than 1 MiB' },
   422: { error: true, message: "Unknown field 'titel'", errors: [{ field: 'titel', message: "Unknown field 'titel'" }] },
   429: { error: true, message: 'Rate limit exceeded. Please try again later.' },
+  503: { error: true, message: 'The service is busy. Please try again shortly.' },
 };
 
 /** The example body of an error status on a route (its 400 names the app id when it needs one). */
