@@ -136,6 +136,18 @@ describe('lists and pages kept with the content stamp', () => {
     });
   });
 
+  it('keeps search and suggest answers, and finds a new guide at once', async () => {
+    const search = '/search/Quixotic%20hinge?filter=guide';
+    expect((await body(search)).totalResults).toBe(0);
+    expect((await counted(search)).statements).toHaveLength(1);
+    expect((await body('/suggest/quixo?doctypes=guide')).results).toEqual([]);
+    expect((await counted('/suggest/quixo?doctypes=guide')).statements).toHaveLength(1);
+    const created = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'Quixotic hinge repair', public: true } });
+    expect(created.status).toBe(201);
+    expect((await body(search)).results.map((r: { guideid: number }) => r.guideid)).toEqual([created.body.guideid]);
+    expect((await body('/suggest/quixo?doctypes=guide')).results.map((r: { guideid: number }) => r.guideid)).toEqual([created.body.guideid]);
+  });
+
   it('prunes counted changes without changing the stamp, so kept bodies stay kept', async () => {
     await api.sql("UPDATE guides SET title = title WHERE id = (SELECT min(id) FROM guides)");
     await body('/guides?limit=2');

@@ -4,9 +4,10 @@ import { GuideQueries } from '@rc/guides-domain';
 import type { AppConfig } from '../config/config.js';
 import { APP_CONFIG, factory } from '../core.module.js';
 import { GuideReader } from '@rc/guides-http';
-import { SearchController } from './search.controller.js';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
+import { SearchAnswers, SearchController } from './search.controller.js';
 import { SearchFreshness } from './search-freshness.js';
-import { SearchImages, SiteSearch } from './site-search.js';
+import { KEPT_PAGE_MS, SearchImages, SiteSearch } from './site-search.js';
 import { WikiSearch } from './wiki-search.js';
 
 /** `/search` and `/suggest`: guides through the guides module's queries and reader, wiki pages through their own SQL adapter. */
@@ -20,6 +21,8 @@ export class SearchApiModule {
       controllers: [SearchController],
       providers: [
         factory(WikiSearch, (orm: MikroORM) => new WikiSearch(orm.em), [MikroORM]),
+        factory(SearchAnswers, (c: AppConfig) => new SearchAnswers(c.pageCacheMb * 1024 * 1024, KEPT_PAGE_MS), [APP_CONFIG]),
+        factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(orm.em), [MikroORM]),
         factory(SearchFreshness, (orm: MikroORM) => new SearchFreshness(orm.em), [MikroORM]),
         factory(
           SiteSearch,

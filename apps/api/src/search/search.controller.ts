@@ -1,8 +1,10 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parseLangid, parsePage } from '@rc/shared-kernel';
 import { GuideSummaryResponseDto } from '@rc/guides-http';
-import { Endpoint, list, PAGE_BAD_REQUEST } from '@rc/shared-http';
+import { Endpoint, list, PAGE_BAD_REQUEST, serveStamped, StampedBodies } from '@rc/shared-http';
 import { SearchResponseDto, SuggestResponseDto, WikiSearchResultDto } from './dto/search.response.dto.js';
 import { doctypesOf, NO_VALID_DOCTYPE, searchScope, SiteSearch } from './site-search.js';
 
@@ -11,11 +13,22 @@ type Query = Record<string, unknown>;
 const LANGID = { name: 'langid', required: false, type: String, example: 'de', description: 'A two-letter language code: search the guides\' and pages\' translations into that language (in its text-search configuration), shown in it; the default language (`en`) or none: the guides and pages themselves. An unknown code is a 400.' };
 const QUERY = { name: 'query', description: 'What to look for (URL-encoded). Any text is accepted; one that means nothing finds nothing.' };
 
+/**
+ * Search and suggest answers kept with the content stamp (see StampedBodies), for at most
+ * KEPT_PAGE_MS: rankings of large result sets are themselves kept that long (their order and total
+ * may lag by that much, as documented; their items never do, as any change changes the stamp).
+ */
+export class SearchAnswers extends StampedBodies {}
+
 @ApiTags('Search')
 @ApiExtraModels(GuideSummaryResponseDto, WikiSearchResultDto)
 @Controller()
 export class SearchController {
-  constructor(private readonly site: SiteSearch) {}
+  constructor(
+    private readonly site: SiteSearch,
+    private readonly answers: SearchAnswers,
+    private readonly stamps: ContentStampReader,
+  ) {}
 
   @Get('search/:query')
   @Endpoint({
@@ -30,8 +43,8 @@ export class SearchController {
   @ApiParam(QUERY)
   @ApiQuery({ name: 'filter', required: false, type: String, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'One page of results with the total', type: SearchResponseDto })
-  search(@Param('query') query: string, @Query() params: Query) {
-    return this.site.search(query, searchScope(list(params, 'filter')), parsePage(params), parseLangid(params['langid']));
+  search(@Param('query') query: string, @Query() params: Query, @Req() req: Request) {
+    return serveStamped(this.answers, this.stamps, req, () => this.site.search(query, searchScope(list(params, 'filter')), parsePage(params), parseLangid(params['langid'])));
   }
 
   @Get('suggest/:query')
@@ -46,7 +59,7 @@ export class SearchController {
   @ApiParam(QUERY)
   @ApiQuery({ name: 'doctypes', required: false, type: String, example: 'topic,guide' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'The suggestions', type: SuggestResponseDto })
-  suggest(@Param('query') query: string, @Query() params: Query) {
-    return this.site.suggest(query, doctypesOf(list(params, 'doctypes')), parseLangid(params['langid']));
+  suggest(@Param('query') query: string, @Query() params: Query, @Req() req: Request) {
+    return serveStamped(this.answers, this.stamps, req, () => this.site.suggest(query, doctypesOf(list(params, 'doctypes')), parseLangid(params['langid'])));
   }
 }

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
-import { answerOf, StampedBodies, wantsPretty } from '@rc/shared-http';
+import { serveStamped, StampedBodies } from '@rc/shared-http';
 
 /**
  * Guide lists (`GET /guides` and `/guides/featured`) kept serialized with the content stamp they
@@ -15,9 +15,6 @@ const COUNT_ORDERS = new Set(['views', 'popular', 'favorites']);
 /** The list this request asks for, served from the kept bodies when the stamp still reads the same, else built and kept. */
 export async function stampedList(bodies: GuideListBodies, stamps: ContentStampReader, req: Request, build: () => Promise<unknown>): Promise<unknown> {
   const order = req.query['order'];
-  if (!bodies.enabled || wantsPretty(req) || (typeof order === 'string' && COUNT_ORDERS.has(order.toLowerCase())) || Array.isArray(order)) return build();
-  const stamp = await stamps.current();
-  const key = req.originalUrl;
-  const kept = bodies.get(key, stamp);
-  return answerOf(kept ?? bodies.put(key, stamp, await build(), null));
+  if ((typeof order === 'string' && COUNT_ORDERS.has(order.toLowerCase())) || Array.isArray(order)) return build();
+  return serveStamped(bodies, stamps, req, build);
 }
