@@ -43,6 +43,11 @@ describe('lists and pages kept with the content stamp', () => {
     return { status: res.status, statements: [...statements], etag: res.headers.get('etag') };
   }
   const titles = (list: { title: string }[]) => list.map((g) => g.title);
+  /** A token from the other instance. */
+  async function logInOnOther(account: { email: string; password: string }): Promise<string> {
+    const res = await fetch(`${other.url}/api/2.0/user/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Id': 'demo-app-id' }, body: JSON.stringify({ email: account.email, password: account.password }) });
+    return ((await res.json()) as { authToken: string }).authToken;
+  }
 
   it('answers a list read again with the stamp statement alone, the same bytes and ETag, and 304s as cheaply', async () => {
     const first = await counted('/guides?limit=5');
@@ -62,8 +67,7 @@ describe('lists and pages kept with the content stamp', () => {
     const path = `/guides?guideids=${created.body.guideid}`;
     expect(titles(await body(path))).toEqual(['Stamped list guide']);
     expect(titles(await body(path, other.url))).toEqual(['Stamped list guide']);
-    const login = await fetch(`${other.url}/api/2.0/user/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Id': 'demo-app-id' }, body: JSON.stringify({ email: DEMO_ACCOUNTS.alice.email, password: DEMO_ACCOUNTS.alice.password }) });
-    const token = ((await login.json()) as { authToken: string }).authToken;
+    const token = await logInOnOther(DEMO_ACCOUNTS.alice);
     const edited = await fetch(`${other.url}/api/2.0/guides/${created.body.guideid}?revisionid=${created.body.revisionid}`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json', Authorization: `api ${token}` },
@@ -120,8 +124,7 @@ describe('lists and pages kept with the content stamp', () => {
       expect(withGuide.guides.map((g: { guideid: number }) => g.guideid)).toContain(created.body.guideid);
       expect(withGuide.guides.length).toBe(before.guides.length + 1);
 
-      const login = await fetch(`${other.url}/api/2.0/user/token`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-App-Id': 'demo-app-id' }, body: JSON.stringify({ email: DEMO_ACCOUNTS.admin.email, password: DEMO_ACCOUNTS.admin.password }) });
-      const token = ((await login.json()) as { authToken: string }).authToken;
+      const token = await logInOnOther(DEMO_ACCOUNTS.admin);
       const edited = await fetch(`${other.url}/api/2.0/wikis/CATEGORY/iPhone_12?revisionid=${withGuide.revisionid}`, {
         method: 'PATCH',
         headers: { 'Content-Type': 'application/json', Authorization: `api ${token}` },
