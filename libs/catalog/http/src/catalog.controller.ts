@@ -184,21 +184,22 @@ export class CatalogController {
   async page(@Param('namespace') ns: string, @Param('title') title: string, @Query() query: Query, @CurrentPrincipal() viewer: Caller | null, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const langid = parseLangid(query['langid']);
     const revisionid = optionalId(query, 'revisionid');
+    const namespace = namespaceOf(ns);
     // An anonymous read of the current revision in the page's own language: kept (see WikiPageBodies).
     const window = this.shownViews.window();
     const keeps = viewer === null && langid === undefined && revisionid === undefined && window !== null && this.pageBodies.enabled && !wantsPretty(req);
     const stamp = keeps ? await this.stamps.current() : null;
-    const key = `${namespaceOf(ns)}\u0000${title}`;
+    const key = `${namespace}\u0000${title}`;
     const kept = stamp === null ? null : this.pageBodies.get(key, stamp);
     if (kept && kept.extra.window === window) {
       representsRevision(res, kept.extra.revisionid, kept.extra.modified);
       if (req.method === 'GET') this.views.record(kept.extra.pageId);
       return answerOf(kept);
     }
-    let page = await this.view.execute({ namespace: namespaceOf(ns), title, revisionid: langid === undefined ? revisionid : undefined });
+    let page = await this.view.execute({ namespace, title, revisionid: langid === undefined ? revisionid : undefined });
     if (langid !== undefined) {
       const translated = await this.translations.execute(page, langid);
-      page = revisionid === undefined || revisionid === translated.state.revisionid ? translated : await this.view.execute({ namespace: namespaceOf(ns), title, revisionid });
+      page = revisionid === undefined || revisionid === translated.state.revisionid ? translated : await this.view.execute({ namespace, title, revisionid });
     }
     const body = await this.reader.present(page, viewer);
     representsRevision(res, body.revisionid, body.modified_date);

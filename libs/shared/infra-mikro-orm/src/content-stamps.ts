@@ -11,12 +11,13 @@ import type pg from 'pg';
 // Each such transaction adds one row to `content_changes` (its transaction id, inserted once by a
 // statement trigger on each watched table: no row is shared between writers, so writers never wait
 // on one another for it), and the stamp is their count plus `content_stamp_base.n`. Pruning moves
-// counted rows into the base in one transaction, which leaves the stamp unchanged: see `prune`.
+// counted rows into the base in one transaction, which leaves the stamp unchanged: see
+// `pruneContentChanges`.
 // The count cannot stay the same across a commit: a snapshot that sees a transaction sees every
 // transaction an earlier snapshot saw (PostgreSQL's snapshots are ordered by what they see), and
 // each transaction adds a row nobody else removes before it is counted into the base.
 
-/** What the stamp counts: a change to one of these tables (the triggers a context's migration adds: `contentStampTriggerSql`). */
+/** The trigger function that counts a transaction's change of a watched table (see `contentStampTriggerSql`). */
 export const CONTENT_STAMP_FUNCTION = 'content_changed';
 
 /**

@@ -54,7 +54,7 @@ export class RankingCache<T> {
     readonly maxEntries: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.entries = new LRUCache({ max: Math.max(1, maxEntries), updateAgeOnGet: false });
+    this.entries = new LRUCache({ max: Math.max(1, maxEntries) });
   }
 
   get(key: string): T | undefined {
@@ -74,7 +74,6 @@ export class RankingCache<T> {
 
   set(key: string, value: T): void {
     if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
-    this.entries.delete(key);
     this.entries.set(key, { at: this.now(), value });
   }
 
