@@ -11,10 +11,10 @@ import {
   RuleViolationError,
   ServiceUnavailableError,
 } from '@rc/shared-kernel';
+import { isDatabaseUnavailable } from '@rc/shared-infra-mikro-orm';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ConflictBodies } from './conflict-bodies.js';
-import { isDatabaseUnavailable } from './database-unavailable.js';
 import { sendError, sendJson, type ErrorBody } from './respond.js';
 import { answersInXml, sendXmlError } from './xml/xml-response.js';
 import type { ApiRequest } from './route-needs.js';

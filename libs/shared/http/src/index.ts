@@ -6,7 +6,6 @@ export * from './api-exception.filter.js';
 export * from './api-express-adapter.js';
 export * from './conditional.js';
 export * from './conflict-bodies.js';
-export * from './database-unavailable.js';
 export * from './error-response.dto.js';
 export * from './json-body.js';
 export * from './middleware.js';

@@ -5,6 +5,7 @@ export * from './full-text.js';
 export * from './pg-listener.js';
 export * from './env-reader.js';
 export * from './notified-loop.js';
+export * from './database-unavailable.js';
 export * from './read-replicas.js';
 export * from './statement-view-tally.js';
 export * from './content-stamps.js';

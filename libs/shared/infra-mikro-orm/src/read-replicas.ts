@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConnectionType } from '@mikro-orm/core';
 import { PostgreSqlDriver, type Configuration, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 
 /**
  * A position in PostgreSQL's write-ahead log (`pg_lsn`, written `16/B374D848`), as a number that
@@ -51,17 +52,11 @@ export function currentReadScope(): ReadScope | undefined {
   return scopes.getStore();
 }
 
-/** SQLSTATEs of a replica that cannot answer now; the statement is run on the primary instead. */
-const REPLICA_UNAVAILABLE = new Set([
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now (starting up, or not accepting connections)
-  '53300', // too_many_connections
-  '40001', // serialization_failure: on a standby, "canceling statement due to conflict with recovery"
-  '40P01', // deadlock_detected (a recovery conflict can be reported so)
-]);
-/** Node's codes of a connection that could not be made or was lost. */
-const CONNECTION_LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * SQLSTATEs a standby reports when replaying WAL conflicts with a read ("canceling statement due
+ * to conflict with recovery"): the replica cannot answer this read now, the primary can.
+ */
+const RECOVERY_CONFLICTS = new Set(['40001', '40P01']);
 /** A statement that writes, sent to a replica ("cannot execute UPDATE in a read-only transaction"). */
 const READ_ONLY = '25006';
 
@@ -70,13 +65,16 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Whether a replica's failure of a read says the replica is unusable now (as opposed to the statement being wrong). */
+/**
+ * Whether a replica's failure of a read says the replica is unusable now (as opposed to the
+ * statement being wrong): what makes any database unavailable ({@link isDatabaseUnavailable}),
+ * and a conflict with recovery.
+ */
 export function isReplicaUnavailable(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = codeOf(e);
-    if (code && (REPLICA_UNAVAILABLE.has(code) || CONNECTION_LOST.has(code) || code.startsWith('08'))) return true;
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(message)) return true;
+    if (code && RECOVERY_CONFLICTS.has(code)) return true;
   }
   return false;
 }
