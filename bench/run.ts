@@ -58,7 +58,13 @@ interface Row extends LoadResult {
 }
 
 /** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
-async function startApi(url: string, options: BenchOptions, profileDir: string | null, replicaUrl: string | null): Promise<{ child: Child; origin: string; startMs: number }> {
+async function startApi(
+  url: string,
+  options: BenchOptions,
+  profileDir: string | null,
+  replicaUrl: string | null,
+  env: Record<string, string> = {},
+): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
   // The production start (`npm start`): the same heap cap.
   const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', 'apps/api/dist/main.js'], {
@@ -76,6 +82,7 @@ async function startApi(url: string, options: BenchOptions, profileDir: string |
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // Its own files (offline archives, media) per bench database, beside the embedded server's data.
     DATA_DIR: join(options.dataDir, '..', `api-${options.database}`),
+    ...env,
   });
   const origin = `http://127.0.0.1:${port}`;
   const startMs = await waitForHttp(`${origin}/api/2.0/guides?limit=1`, child);
@@ -163,10 +170,10 @@ async function waitForIdle(ctx: BenchContext, what: string): Promise<void> {
   if (waited > 2) log(`  (waited ${waited.toFixed(1)} s after ${what} for the queries of dropped requests to finish)`);
 }
 
-async function measure(scenario: Scenario, ctx: BenchContext, pid: number, options: BenchOptions): Promise<Row> {
+async function measure(scenario: Scenario, ctx: BenchContext, pids: readonly number[], origins: readonly string[], options: BenchOptions): Promise<Row> {
   await scenario.prepare?.(ctx);
-  const sampler = new RssSampler(pid);
-  const base = { origin: ctx.origins[scenario.target], connections: options.connections, expected: scenario.expected, driver: (c: number) => scenario.driver(ctx, c) };
+  const samplers = pids.map((pid) => new RssSampler(pid));
+  const base = { origin: origins, connections: options.connections, expected: scenario.expected, driver: (c: number) => scenario.driver(ctx, c) };
   if (options.warmup > 0) {
     await runLoad({ ...base, seconds: options.warmup });
     await waitForIdle(ctx, 'the warm-up');
@@ -175,7 +182,8 @@ async function measure(scenario: Scenario, ctx: BenchContext, pid: number, optio
   const result = await runLoad({ ...base, seconds: options.duration });
   await waitForIdle(ctx, 'the run');
   await scenario.afterRun?.(ctx);
-  const rss = sampler.stop();
+  const peaks = samplers.map((sampler) => sampler.stop());
+  const rss = { maxProcessMb: Math.max(...peaks.map((p) => p.maxProcessMb)), processes: peaks.reduce((sum, p) => sum + p.processes, 0) };
   const extra = (await scenario.verify?.(ctx)) ?? {};
   const notes = [...(scenario.notes ?? [])];
   const unexpected = Object.entries(result.statusCodes).filter(([status]) => !scenario.expected.includes(Number(status)));
@@ -269,19 +277,30 @@ async function main(): Promise<void> {
     const fidelity = await checkFloor(ctx, [...sample.slice(0, 15), ...withPrerequisites]);
     log(`floor vs API bodies: ${fidelity.compared - fidelity.differing} of ${fidelity.compared} identical${fidelity.example ? ` (first difference: ${fidelity.example})` : ''}`);
 
-    const pids: Record<Target, number> = { api: api.child.pid, floor: floor.child.pid, static: staticRef.child.pid, lookup: lookupRef.child.pid };
     const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child, lookup: lookupRef.child };
     // `--only` names scenarios exactly, or by prefix when no scenario has that exact name.
     const all = scenarios();
     const wanted = (name: string) => options.only.some((o) => name === o || (!all.some((s) => s.name === o) && name.startsWith(o)));
     const chosen = all.filter((s) => s.target === 'floor' || s.target === 'static' || !options.only.length || wanted(s.name));
     const rows: Row[] = [];
+    // A second API process on the same database, for the scenarios spread over two (started when
+    // the first of them runs; it builds no archive: the first process does).
+    let second: Awaited<ReturnType<typeof startApi>> | null = null;
     for (const scenario of chosen) {
       log(`${scenario.name}: ${options.warmup} s warm-up, ${options.duration} s measured, ${options.connections} connections`);
-      const row = await measure(scenario, ctx, pids[scenario.target], options);
-      const exited = processes[scenario.target].process;
-      if (exited.exitCode !== null || exited.signalCode !== null) {
-        throw new Error(`the ${scenario.target} process exited during ${scenario.name} (${exited.exitCode ?? exited.signalCode}); its last output:\n${processes[scenario.target].output()}`);
+      const spread = scenario.target === 'api' && scenario.instances === 2;
+      if (spread && !second) {
+        second = await startApi(url, options, null, server.replica?.urlFor(options.database) ?? null, { ARCHIVE_CHECK_SECONDS: '0' });
+        children.push(second.child);
+        log(`  a second API process started in ${second.startMs} ms (pid ${second.child.pid})`);
+      }
+      const targets = spread && second ? [processes[scenario.target], second.child] : [processes[scenario.target]];
+      const row = await measure(scenario, ctx, targets.map((t) => t.pid), spread && second ? [ctx.origins.api, second.origin] : [ctx.origins[scenario.target]], options);
+      for (const target of targets) {
+        const exited = target.process;
+        if (exited.exitCode !== null || exited.signalCode !== null) {
+          throw new Error(`the ${scenario.target} process exited during ${scenario.name} (${exited.exitCode ?? exited.signalCode}); its last output:\n${target.output()}`);
+        }
       }
       rows.push(row);
       log(`  ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors + row.unexpected}, peak RSS ${row.peakRssMb} MB${Object.keys(row.extra).length ? `, ${JSON.stringify(row.extra)}` : ''}`);

@@ -14,8 +14,8 @@ export interface ConnectionDriver {
 }
 
 export interface LoadRun {
-  /** `http://127.0.0.1:PORT` */
-  readonly origin: string;
+  /** `http://127.0.0.1:PORT`; with several, connection i sends to origin i mod n. */
+  readonly origin: string | readonly string[];
   readonly connections: number;
   readonly seconds: number;
   readonly driver: (connection: number) => ConnectionDriver;
@@ -55,49 +55,56 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
   let unexpected = 0;
   const statusCodes: Record<string, number> = {};
   const expected = new Set(run.expected);
-  let connection = 0;
   const started = process.hrtime.bigint();
-  let finish: (result: autocannon.Result) => void = () => undefined;
-  let fail: (error: unknown) => void = () => undefined;
-  const done = new Promise<autocannon.Result>((ok, ko) => {
-    finish = ok;
-    fail = ko;
-  });
-  const instance = autocannon(
-    {
-      url: run.origin,
-      connections: run.connections,
-      duration: run.seconds,
-      timeout: 30,
-      setupClient(client) {
-        const driver = run.driver(connection++);
-        client.setRequests([
-          {
-            setupRequest(request) {
-              const spec = driver.next();
-              return { ...request, method: spec.method, path: spec.path, headers: spec.headers ?? {}, body: spec.body ?? '' };
+  const origins = typeof run.origin === 'string' ? [run.origin] : run.origin;
+  // One autocannon instance per origin, each with its share of the connections; the drivers are
+  // numbered across all of them, so connection i sends to origin i mod n.
+  const instances = origins.map((url, index) => {
+    let next = index;
+    let finish: (result: autocannon.Result) => void = () => undefined;
+    let fail: (error: unknown) => void = () => undefined;
+    const done = new Promise<autocannon.Result>((ok, ko) => {
+      finish = ok;
+      fail = ko;
+    });
+    const instance = autocannon(
+      {
+        url,
+        connections: Math.ceil((run.connections - index) / origins.length),
+        duration: run.seconds,
+        timeout: 30,
+        setupClient(client) {
+          const driver = run.driver(next);
+          next += origins.length;
+          client.setRequests([
+            {
+              setupRequest(request) {
+                const spec = driver.next();
+                return { ...request, method: spec.method, path: spec.path, headers: spec.headers ?? {}, body: spec.body ?? '' };
+              },
+              onResponse(status, body, _context, headers) {
+                driver.onResponse?.(status, body, (headers ?? {}) as Record<string, string | string[]>);
+              },
             },
-            onResponse(status, body, _context, headers) {
-              driver.onResponse?.(status, body, (headers ?? {}) as Record<string, string | string[]>);
-            },
-          },
-        ]);
+          ]);
+        },
       },
-    },
-    (error, result) => (error ? fail(error) : finish(result)),
-  );
-  instance.on('response', (_client, status, resBytes, responseTime) => {
-    if (count === latencies.length) {
-      const grown = new Float64Array(latencies.length * 2);
-      grown.set(latencies);
-      latencies = grown;
-    }
-    latencies[count++] = responseTime;
-    bytes += resBytes;
-    statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-    if (!expected.has(status)) unexpected++;
+      (error, result) => (error ? fail(error) : finish(result)),
+    );
+    instance.on('response', (_client, status, resBytes, responseTime) => {
+      if (count === latencies.length) {
+        const grown = new Float64Array(latencies.length * 2);
+        grown.set(latencies);
+        latencies = grown;
+      }
+      latencies[count++] = responseTime;
+      bytes += resBytes;
+      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+      if (!expected.has(status)) unexpected++;
+    });
+    return done;
   });
-  const result = await done;
+  const results = await Promise.all(instances);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const sorted = latencies.slice(0, count).sort();
   return {
@@ -109,7 +116,7 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
     p99: round(percentile(sorted, 99), 2),
     max: round(percentile(sorted, 100), 2),
     statusCodes,
-    errors: result.errors,
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
     unexpected,
     megabytes: round(bytes / 1e6, 1),
   };
