@@ -16,7 +16,7 @@ import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp,
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
-import { announcedPort, highWaterMb, RssSampler, startNode, waitForHttp, type Child } from './lib/processes.js';
+import { announcedPort, CpuMeter, highWaterMb, RssSampler, startNode, waitForHttp, type Child } from './lib/processes.js';
 import { Random, Zipf } from './lib/random.js';
 import { scenarios, type BenchContext, type Scenario, type Target } from './scenarios.js';
 
@@ -51,6 +51,9 @@ interface Row extends LoadResult {
   readonly description: string;
   readonly peakRssMb: number;
   readonly processes: number;
+  /** CPU ms per response of the server's processes (every thread), and of its database backends. */
+  readonly cpuMsPerRequest: number;
+  readonly dbCpuMsPerRequest: number;
   ratioFloor?: number;
   ratioStatic?: number;
   readonly extra: Record<string, number | string>;
@@ -170,6 +173,18 @@ async function waitForIdle(ctx: BenchContext, what: string): Promise<void> {
   if (waited > 2) log(`  (waited ${waited.toFixed(1)} s after ${what} for the queries of dropped requests to finish)`);
 }
 
+/** The runner's own connections, left out of the CPU the database spends on a scenario. */
+const RUNNER_APPLICATION = 'bench-runner';
+
+/** Backends of the bench database serving anything but the runner (the API's, the references'). */
+async function serverBackends(ctx: BenchContext): Promise<number[]> {
+  const { rows } = await ctx.db.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND application_name <> $1`,
+    [RUNNER_APPLICATION],
+  );
+  return rows.map((row) => row.pid);
+}
+
 async function measure(scenario: Scenario, ctx: BenchContext, pids: readonly number[], origins: readonly string[], options: BenchOptions): Promise<Row> {
   await scenario.prepare?.(ctx);
   const samplers = pids.map((pid) => new RssSampler(pid));
@@ -179,8 +194,10 @@ async function measure(scenario: Scenario, ctx: BenchContext, pids: readonly num
     await waitForIdle(ctx, 'the warm-up');
     await scenario.afterRun?.(ctx);
   }
+  const meters = await Promise.all(pids.map((pid, i) => CpuMeter.start(pid, i === 0 ? () => serverBackends(ctx) : async () => [])));
   const result = await runLoad({ ...base, seconds: options.duration });
   await waitForIdle(ctx, 'the run');
+  const cpu = await Promise.all(meters.map((meter) => meter.stop()));
   await scenario.afterRun?.(ctx);
   const peaks = samplers.map((sampler) => sampler.stop());
   const rss = { maxProcessMb: Math.max(...peaks.map((p) => p.maxProcessMb)), processes: peaks.reduce((sum, p) => sum + p.processes, 0) };
@@ -189,12 +206,16 @@ async function measure(scenario: Scenario, ctx: BenchContext, pids: readonly num
   const unexpected = Object.entries(result.statusCodes).filter(([status]) => !scenario.expected.includes(Number(status)));
   if (result.requests < options.connections) notes.push(`only ${result.requests} responses for ${options.connections} connections: requests take longer than the run`);
   if (unexpected.length) notes.push(`unexpected statuses: ${unexpected.map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+  // CPU per response: the server processes' (every thread), and the database's backends'.
+  const per = (ms: number) => Math.round((ms / Math.max(1, result.requests)) * 100) / 100;
+  const cpuMsPerRequest = per(cpu.reduce((sum, c) => sum + c.processMs, 0));
+  const dbCpuMsPerRequest = per(cpu.reduce((sum, c) => sum + c.databaseMs, 0));
   if (scenario.expected.includes(304)) extra['share304'] = Math.round(((result.statusCodes['304'] ?? 0) / Math.max(1, result.requests)) * 1000) / 1000;
-  return { name: scenario.name, target: scenario.target, description: scenario.description, ...result, peakRssMb: rss.maxProcessMb, processes: rss.processes, extra, notes };
+  return { name: scenario.name, target: scenario.target, description: scenario.description, ...result, peakRssMb: rss.maxProcessMb, processes: rss.processes, cpuMsPerRequest, dbCpuMsPerRequest, extra, notes };
 }
 
 function table(rows: Row[]): string {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'peak RSS MB', '× floor', '× static'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU ms/req', 'DB ms/req', '× floor', '× static'];
   const body = rows.map((r) => [
     r.name,
     String(r.rps),
@@ -203,6 +224,8 @@ function table(rows: Row[]): string {
     r.p99.toFixed(1),
     String(r.errors + r.unexpected),
     String(r.peakRssMb),
+    r.cpuMsPerRequest.toFixed(2),
+    r.dbCpuMsPerRequest.toFixed(2),
     r.ratioFloor === undefined ? '' : r.ratioFloor.toFixed(2),
     r.ratioStatic === undefined ? '' : r.ratioStatic.toFixed(3),
   ]);
@@ -240,7 +263,7 @@ async function main(): Promise<void> {
       await runExplain(url, options, log);
       return;
     }
-    db = new pg.Pool({ connectionString: url, max: 4 });
+    db = new pg.Pool({ connectionString: url, max: 4, application_name: RUNNER_APPLICATION });
     // An idle connection closed by the server (when it stops) is not an error of the run.
     db.on('error', () => undefined);
     profileDir = options.profile ? join(dirname(options.out), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`) : null;
@@ -309,14 +332,18 @@ async function main(): Promise<void> {
     const login = rows.find((row) => row.name === 'login');
     if (login) {
       const alone = await argon2VerificationsPerSecond(options.duration, options.connections);
-      login.extra['argon2AloneRps'] = Math.round(alone * 10) / 10;
-      login.extra['xArgon2'] = Math.round((login.rps / alone) * 100) / 100;
+      login.extra['argon2AloneRps'] = Math.round(alone.perSecond * 10) / 10;
+      login.extra['xArgon2'] = Math.round((login.rps / alone.perSecond) * 100) / 100;
       log(`  login's reference: ${login.extra['argon2AloneRps']} argon2id verifications/s alone; login at ${login.extra['xArgon2']} × that`);
       // The same, at most as many at once as the API's bound on concurrent hashes lets run.
       const { concurrency } = defaultHashingBounds();
       const boundedAlone = await argon2VerificationsPerSecond(options.duration, options.connections, concurrency);
-      login.extra['argon2BoundedRps'] = Math.round(boundedAlone * 10) / 10;
-      log(`  with at most ${concurrency} at once (the API's bound): ${login.extra['argon2BoundedRps']} verifications/s; login at ${Math.round((login.rps / boundedAlone) * 100) / 100} × that`);
+      login.extra['argon2BoundedRps'] = Math.round(boundedAlone.perSecond * 10) / 10;
+      log(`  with at most ${concurrency} at once (the API's bound): ${login.extra['argon2BoundedRps']} verifications/s; login at ${Math.round((login.rps / boundedAlone.perSecond) * 100) / 100} × that`);
+      // Where a login's CPU goes: the verification it cannot avoid, and the rest (the API's and the database's).
+      login.extra['argon2CpuMs'] = alone.cpuMsPerVerification;
+      login.extra['otherCpuMs'] = Math.round((login.cpuMsPerRequest + login.dbCpuMsPerRequest - alone.cpuMsPerVerification) * 100) / 100;
+      log(`  CPU per login: ${login.cpuMsPerRequest} ms in the API, ${login.dbCpuMsPerRequest} ms in PostgreSQL; an argon2id verification alone: ${alone.cpuMsPerVerification} ms`);
     }
     // The media figures (not a load run): uploads made into every size against the image library alone.
     const media = !options.only.length || wanted('media-upload') ? await measureMedia(api.origin, api.child.pid, mediaDirOf(options), log) : null;

@@ -144,3 +144,50 @@ export class RssSampler {
 export function highWaterMb(pid: number): number {
   return Math.round(Math.max(...processTree(pid).map((p) => statusKb(p, 'VmHWM'))) / 1024);
 }
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, every thread) a process has used so far, in ms; 0 when it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time used by a set of processes between `start` and `stop`: a process tree (the API and its
+ * workers or children) and the database server's backends that `backends` lists at each end (a
+ * backend that appears counts from 0). CPU time, unlike throughput, does not depend on what else
+ * the machine runs, so it gives the cost of a request on a shared machine.
+ */
+export class CpuMeter {
+  private readonly tree: Map<number, number>;
+  private readonly db = new Map<number, number>();
+
+  private constructor(
+    private readonly root: number,
+    private readonly backends: () => Promise<number[]>,
+  ) {
+    this.tree = new Map(processTree(root).map((pid) => [pid, cpuMs(pid)]));
+  }
+
+  static async start(root: number, backends: () => Promise<number[]>): Promise<CpuMeter> {
+    const meter = new CpuMeter(root, backends);
+    for (const pid of await backends()) meter.db.set(pid, cpuMs(pid));
+    return meter;
+  }
+
+  /** CPU ms used since the start: by the process tree, and by the database backends. */
+  async stop(): Promise<{ processMs: number; databaseMs: number }> {
+    let processMs = 0;
+    for (const pid of new Set([...this.tree.keys(), ...processTree(this.root)])) processMs += Math.max(0, cpuMs(pid) - (this.tree.get(pid) ?? 0));
+    let databaseMs = 0;
+    for (const pid of await this.backends()) databaseMs += Math.max(0, cpuMs(pid) - (this.db.get(pid) ?? 0));
+    return { processMs, databaseMs };
+  }
+}
