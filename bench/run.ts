@@ -269,14 +269,15 @@ async function main(): Promise<void> {
     profileDir = options.profile ? join(dirname(options.out), `profile-${new Date().toISOString().replace(/[:.]/g, '-')}`) : null;
     // The replica has everything the generation wrote before the API reads it.
     await server.replica?.caughtUp();
-    const api = await startApi(url, options, profileDir, server.replica?.urlFor(options.database) ?? null);
+    const api = await startApi(url, options, profileDir, server.replica?.urlFor(options.database) ?? null, options.noArchive ? { ARCHIVE_CHECK_SECONDS: '0' } : {});
     children.push(api.child);
     log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
     // A fresh API builds its first offline archive in the background at start when the data
     // directory holds none: a one-time task, measured here on its own rather than inside the first
     // scenarios it would slow down.
-    const firstArchive = await awaitFirstArchive(api.origin, api.child);
-    log(firstArchive.seconds === 0 ? 'offline archive: already built' : `first offline archive built in ${firstArchive.seconds.toFixed(1)} s, API peak RSS during the build ${firstArchive.peakRssMb} MB`);
+    const firstArchive = options.noArchive ? null : await awaitFirstArchive(api.origin, api.child);
+    if (!firstArchive) log('offline archive: not scheduled (--no-archive)');
+    else log(firstArchive.seconds === 0 ? 'offline archive: already built' : `first offline archive built in ${firstArchive.seconds.toFixed(1)} s, API peak RSS during the build ${firstArchive.peakRssMb} MB`);
     const floor = await startReference('floor', url);
     children.push(floor.child);
     const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '', lookup: '' };

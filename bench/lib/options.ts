@@ -15,6 +15,8 @@ export interface BenchOptions {
   readonly generateOnly: boolean;
   /** Run on a primary and a streaming replica of the system's PostgreSQL, the API reading the replica (DATABASE_REPLICA_URLS). */
   readonly replica: boolean;
+  /** Start the API without its archive schedule: no first archive to wait for (figures of reads alone, at any scale). */
+  readonly noArchive: boolean;
   readonly database: string;
   readonly dataDir: string;
   readonly logLevel: string;
@@ -38,6 +40,8 @@ const HELP = `Usage: npm run bench -- [options]
   --generate-only    generate the data set, then stop
   --replica          a primary and one streaming replica of the system's PostgreSQL (temporary,
                      generated afresh), the API reading the replica (DATABASE_REPLICA_URLS)
+  --no-archive       start the API without its offline-archive schedule (ARCHIVE_CHECK_SECONDS=0): no
+                     first archive to build and wait for (a large scale's reads measured sooner)
   --database NAME    database to create on the server (default rc_bench)
   --data-dir DIR     embedded PostgreSQL data when DATABASE_URL is unset (default .data/bench)
   --log-level L      LOG_LEVEL of the API under test (default warn)
@@ -48,7 +52,7 @@ const HELP = `Usage: npm run bench -- [options]
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const values: Record<string, string> = {};
   const flags = new Set<string>();
-  const booleans = new Set(['reuse', 'explain', 'profile', 'generate-only', 'replica', 'help']);
+  const booleans = new Set(['reuse', 'explain', 'profile', 'generate-only', 'replica', 'no-archive', 'help']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument '${arg}'\n\n${HELP}`);
@@ -86,6 +90,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     profile: flags.has('profile'),
     generateOnly: flags.has('generate-only'),
     replica: flags.has('replica'),
+    noArchive: flags.has('no-archive'),
     database: values['database'] ?? 'rc_bench',
     dataDir: values['data-dir'] ?? '.data/bench',
     logLevel: values['log-level'] ?? 'warn',
