@@ -1,12 +1,13 @@
 import pg from 'pg';
 import { Argon2PasswordHasher } from '@rc/identity-infra-mikro-orm';
+import { IMAGE_SIZES } from '@rc/media-domain';
 import { copyText, intArrayLiteral, json, NULL, textArrayLiteral, timestamp } from './lib/copy.js';
 import { Random } from './lib/random.js';
 import { readSchema, secondaryIndexes, TableLoader, type Schema } from './lib/schema.js';
 import { ADJECTIVES, FAMILIES, FILLER, GENERIC_NOUNS, MAKERS, NAME_WORDS, NOUNS, PART_NOUNS, TAGS, TOOLS, VERBS } from './lib/words.js';
 
 /** Bumped whenever the generated data changes shape: `--reuse` then regenerates. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /** The password of every generated account (public: these are benchmark accounts). */
 export const BENCH_PASSWORD = 'bench-password-1234';
@@ -29,6 +30,8 @@ export interface Counts {
   readonly categories: number;
   readonly users: number;
   readonly teams: number;
+  /** Photographs in the media library (guides, steps and pages show images drawn from them). */
+  readonly images: number;
 }
 
 export function countsFor(scale: number): Counts {
@@ -37,6 +40,7 @@ export function countsFor(scale: number): Counts {
     categories: Math.max(30, Math.round(10_000 * scale)),
     users: Math.max(WRITERS + LOGIN_USERS + 100, Math.round(50_000 * scale)),
     teams: Math.max(5, Math.round(2_000 * scale)),
+    images: Math.max(1_000, Math.round(200_000 * scale)),
   };
 }
 
@@ -207,6 +211,10 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
     log(`  favourites and completions: ${rows['guide_marks']}, tags: ${rows['guide_tags']} in ${secs(t)}`);
 
     t = Date.now();
+    Object.assign(rows, await loadImages(control, tables, p));
+    log(`  media library: ${rows['media_images'] ?? 0} images, ${rows['media_image_sizes'] ?? 0} sizes in ${secs(t)}`);
+
+    t = Date.now();
     const teams = await loadTeams(control, tables, p, options.seed, log);
     if (teams) Object.assign(rows, teams);
 
@@ -226,6 +234,7 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
     await Promise.all([
       b.query('VACUUM (ANALYZE) guides, guide_marks, guide_tags, users'),
       c.query('VACUUM (ANALYZE) guide_steps, guide_revisions, wiki_pages, wiki_revisions'),
+      control.query('ANALYZE media_images, media_image_sizes').catch(() => undefined),
     ]);
     log(`  sequences set, vacuumed and analysed in ${secs(t)}`);
   } finally {
@@ -286,7 +295,7 @@ async function loadCategories(client: pg.Client, tables: Tables, p: Plan, seed: 
     const parts = [r.pick(PART_NOUNS), r.pick(PART_NOUNS)];
     const description = prose.sentence(8, 20, parts);
     const contents = `== Background ==\n${prose.paragraph(r.int(2, 5), parts)}\n\n== Identification ==\n${prose.paragraph(r.int(1, 3), parts)}`;
-    const imageId = r.chance(0.5) ? r.int(1, 1_000_000) : null;
+    const imageId = r.chance(0.5) ? r.int(1, p.counts.images) : null;
     const info = category.leaf && r.chance(0.5) ? [{ name: 'Released', value: String(r.int(2005, 2026)) }] : [];
     const authorId = r.int(1, p.counts.users);
     const state = {
@@ -434,7 +443,7 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
         level = i === 0 ? 0 : Math.max(0, Math.min(2, level + r.weighted([-1, 0, 1], [2, 6, 2])));
         lines.push({ lineid: ++lineId, text: prose.sentence(6, 30, parts4), bullet: r.weighted(BULLETS, BULLET_WEIGHTS), level });
       }
-      const media = r.chance(0.8) ? { type: 'image', imageIds: Array.from({ length: r.weighted([1, 2, 3], [70, 20, 10]) }, () => r.int(1, 9_000_000)) } : { type: 'none' };
+      const media = r.chance(0.8) ? { type: 'image', imageIds: Array.from({ length: r.weighted([1, 2, 3], [70, 20, 10]) }, () => r.int(1, p.counts.images)) } : { type: 'none' };
       const stepTitle = r.chance(0.6) ? `${cap(r.pick(parts4))}` : '';
       steps.push({ id: ++stepId, orderby, revisionid: ++revision, title: stepTitle, lines, media });
       if (stepTitle) textParts.push(stepTitle);
@@ -456,7 +465,7 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
       conclusion: r.chance(0.8) ? 'To reassemble your device, follow these instructions in reverse order.' : '',
       timeRequiredMin: timeMin,
       timeRequiredMax: timeMax,
-      imageId: r.chance(0.7) ? r.int(1, 9_000_000) : null,
+      imageId: r.chance(0.7) ? r.int(1, p.counts.images) : null,
       parts,
       tools,
       prerequisites,
@@ -577,6 +586,34 @@ async function loadTeams(client: pg.Client, tables: Tables, p: Plan, seed: numbe
     log(`  teams: not loaded (${error instanceof Error ? error.message : String(error)}): the teams schema changed, adapt bench/generate.ts`);
     return null;
   }
+}
+
+/**
+ * The images content shows, as the media context stores an upload made into every size: a 12 MP
+ * JPEG (4:3) of one of the users, ready, version 1, with the nine sizes of the current version.
+ * Their files are not written (the media-size scenario uploads its own): what a guide's body
+ * costs is looking the images up and showing their sizes, which these rows make the API do.
+ */
+async function loadImages(client: pg.Client, tables: Tables, p: Plan): Promise<Record<string, number>> {
+  if (!tables.schema.has('media_images') || !tables.schema.has('media_image_sizes')) {
+    tables.warn('no media tables: guides show no images');
+    return {};
+  }
+  const created = timestamp(new Date(EPOCH));
+  const images = await client.query(
+    `INSERT INTO media_images (id, guid, owner_id, src_id, filename, format, has_alpha, byte_size, source_width, source_height, orientation, crop, rotation, width, height, ratio, version, exif, status, created_at)
+     SELECT g, 'i' || g, 1 + g % $2, NULL, 'photo-' || g || '.jpg', 'jpeg', false, 3400000 + g % 400000, 4000, 3000, 1, NULL, 0, 4000, 3000, 'FOUR_THREE', 1, '{}'::jsonb, 'ready', $3::timestamptz
+       FROM generate_series(1, $1::int) g`,
+    [p.counts.images, p.counts.users, created],
+  );
+  const sizes = Object.values(IMAGE_SIZES);
+  const imageSizes = await client.query(
+    `INSERT INTO media_image_sizes (image_id, size, version, width, height, format, byte_size)
+     SELECT g, s.name, 1, s.width, s.height, 'jpeg', s.width * s.height / 6 + g % 1000
+       FROM generate_series(1, $1::int) g CROSS JOIN unnest($2::text[], $3::int[], $4::int[]) AS s(name, width, height)`,
+    [p.counts.images, sizes.map((size) => size.name), sizes.map((size) => size.width), sizes.map((size) => size.height)],
+  );
+  return { media_images: images.rowCount ?? 0, media_image_sizes: imageSizes.rowCount ?? 0 };
 }
 
 function hasColumns(schema: Schema, table: string, names: string[]): boolean {

@@ -17,8 +17,11 @@ if ((mode !== 'floor' && mode !== 'static' && mode !== 'lookup') || !databaseUrl
   process.exit(2);
 }
 
-// The API's pool holds 10 connections (MikroORM's default here): the floor gets the same.
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+// The API's pool holds 10 connections (MikroORM's default here): the floor gets the same. Without
+// JIT: the planner's estimate of the guide's one statement (a subquery per image shown) passes
+// PostgreSQL's JIT thresholds, and compiling it costs seconds for a statement that runs in
+// milliseconds; an OLTP reference runs without it.
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: '-c jit=off' });
 pool.on('error', (error) => process.stderr.write(`idle connection: ${error.message}\n`));
 let statement = { name: 'guide', text: '' };
 const PATH = /^\/api\/2\.0\/guides\/([0-9]{1,9})(?:\?.*)?$/;

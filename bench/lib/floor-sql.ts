@@ -25,11 +25,25 @@ const block = (expr: string): string => `CASE WHEN btrim(${expr}) = '' THEN '' E
 
 const seconds = (expr: string): string => `coalesce(floor(extract(epoch FROM ${expr}))::bigint, 0)`;
 
-/** The Image object of an image id (NULL for none). */
+/**
+ * The Image object of an image id, as the media context shows it (NULL for none, or for an image
+ * not in the library or purged): its guid, the sizes of its current version, the original.
+ */
 function image(idExpr: string, base: string): string {
-  const url = (suffix: string) => `${literal(`${base}/igi/i`)} || ${idExpr} || ${literal(`.${suffix}`)}`;
-  const pairs = IMAGE_SIZES.map((size) => `${literal(size)}, ${url(size)}`).join(', ');
-  return `CASE WHEN ${idExpr} IS NULL THEN NULL ELSE json_build_object('id', ${idExpr}, 'guid', 'i' || ${idExpr}, ${pairs}, 'original', ${url('full')}) END`;
+  const stem = `${literal(`${base}/api/2.0/igi/`)} || img.guid || CASE WHEN img.version = 1 THEN '' ELSE '-' || img.version END`;
+  const pairs = IMAGE_SIZES.map((size) => `${literal(size)}, CASE WHEN img_sizes.sizes ? ${literal(size)} THEN ${stem} || ${literal(`.${size}`)} END`).join(', ');
+  return `(SELECT json_strip_nulls(json_build_object('id', img.id, 'guid', img.guid, ${pairs}, 'original', ${stem} || '.full'))
+    FROM media_images img, LATERAL (SELECT coalesce(jsonb_object_agg(img_size.size, true), '{}'::jsonb) AS sizes FROM media_image_sizes img_size WHERE img_size.image_id = img.id AND img_size.version = img.version) img_sizes
+    WHERE img.id = ${idExpr} AND img.purged_at IS NULL)`;
+}
+
+/**
+ * Parts or tools as the API shows them: `url` the item's own link, else the ITEM page its name
+ * resolves to (the generator's names are letters and spaces, so encoding is the spaces' `_`).
+ */
+function items(column: string, base: string): string {
+  return `(SELECT coalesce(jsonb_agg(it || jsonb_build_object('url', coalesce(nullif(it->>'url', ''), ${literal(`${base}/Item/`)} || replace(it->>'text', ' ', '_'))) ORDER BY o), '[]'::jsonb)
+    FROM jsonb_array_elements(${column}) WITH ORDINALITY AS t(it, o))`;
 }
 
 /** `timeRequiredText` of the domain: minutes below an hour, hours to one decimal above. */
@@ -87,7 +101,7 @@ pre AS (
   SELECT p.*, o.ord FROM g CROSS JOIN LATERAL unnest(g.prerequisites) WITH ORDINALITY AS o(pid, ord)
     JOIN guides p ON p.id = o.pid AND p.deleted_at IS NULL AND p.is_public
 )
-SELECT json_build_object(
+SELECT left(json_build_object(
   'guideid', g.id, 'title', g.title, 'category', g.category, 'subject', g.subject, 'type', g.type, 'summary', g.summary,
   'difficulty', g.difficulty, 'time_required', ${timeRequired('g.time_required_min', 'g.time_required_max')},
   'time_required_min', g.time_required_min, 'time_required_max', g.time_required_max,
@@ -96,7 +110,7 @@ SELECT json_build_object(
   'image', ${image('g.image_id', base)},
   'steps', (SELECT coalesce(json_agg(${step('s', 'src.id', base)} ORDER BY src.ord, s.orderby), '[]'::json)
             FROM (SELECT pre.id, pre.ord FROM pre UNION ALL SELECT g.id, 2147483647) AS src JOIN guide_steps s ON s.guide_id = src.id),
-  'parts', g.parts, 'tools', g.tools,
+  'parts', ${items('g.parts', base)}, 'tools', ${items('g.tools', base)},
   'prerequisites', (SELECT coalesce(json_agg(json_build_object('dataType', 'guide', 'guideid', pre.id, 'locale', pre.locale, 'revisionid', pre.revisionid,
         'modified_date', ${seconds('pre.modified_at')},
         'prereq_modified_date', ${seconds('(SELECT max(q.modified_at) FROM guides q WHERE q.id = ANY(pre.prerequisites) AND q.is_public AND q.deleted_at IS NULL)')},
@@ -113,6 +127,14 @@ SELECT json_build_object(
   'public', g.is_public, 'locale', g.locale, 'langid', g.locale, 'available_langids', json_build_array(g.locale), 'url', ${guideUrl('g')},
   'patrol_threshold', 0, 'can_edit', false, 'favorited', false, 'completed', false, 'comments', '[]'::json,
   'featured_documentid', NULL, 'featured_document_embed_url', '', 'featured_document_thumbnail_url', '', 'intro_video_url', NULL, 'intro_video', NULL
-)::text AS body
-FROM g`;
+)::text, -1)
+  -- json_build_object takes at most 100 arguments: the last keys are appended to its text.
+  || ', "contributors" : ' || (SELECT coalesce(jsonb_agg(cs.summary || jsonb_build_object('percent', round(100.0 * c.n / c.total)::int, 'profile_url', cs.summary->'url', 'avatar_url', NULL)
+        ORDER BY (c.first = c.creator) DESC, c.n DESC, c.first), '[]'::jsonb)
+      FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first, sum(count(*)) OVER () AS total, min(min(revisionid)) OVER () AS creator
+              FROM guide_revisions WHERE guide_id = g.id GROUP BY editor_id) c LEFT JOIN users cu ON cu.id = c.editor_id,
+        LATERAL (SELECT (${userSummary('cu', 'c.editor_id', base, tables)})::jsonb AS summary) cs)::text
+  || ', "translators" : [], "favorites_count" : ' || coalesce(st.favorites_count, 0) || ', "completions_count" : ' || coalesce(st.completions_count, 0)
+  || ', "views" : ' || coalesce(st.views, 0) || '}' AS body
+FROM g LEFT JOIN guide_stats st ON st.guide_id = g.id`;
 }
