@@ -28,9 +28,9 @@ export interface CachedBody {
    * the body was built); otherwise served for `maxAgeMs` only.
    */
   readonly pinned: boolean;
-  /** The `views` the body shows (`null`: none), and when they were set. */
+  /** The `views` the body shows (`null`: none), and the views window they were set in (see ViewWindows; `null`: no windows). */
   readonly views: number | null;
-  readonly viewsAt: number;
+  readonly viewsWindow: number | null;
 }
 
 /**
@@ -121,10 +121,10 @@ export class GuideBodyCache {
    * spent, only a body missed before (recently) is kept, so the many bodies read once do not push
    * out those read again, and are not compressed unless a client asks for gzip.
    */
-  put(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
+  put(key: string, version: string, json: string, users: readonly number[], pinned: boolean, viewsWindow: number | null = null): { entry: CachedBody; json: string } {
     // The version is the guide's revision id, then its prerequisites' (`<revisionid>.<highest>`).
     const etag = etagOf(hashOf(json), parseInt(version, 10) || null);
-    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsAt: this.now() };
+    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsWindow };
     if (!this.admits(key)) {
       let gzip: Buffer | undefined;
       const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= compress(json)); } };
@@ -158,13 +158,13 @@ export class GuideBodyCache {
   }
 
   /**
-   * The body with its `views` set to `views` (bytes, ETags and gzip made again; the rest as it
-   * was), in place of `entry` when that is the one kept.
+   * The body with its `views` set to `views` as of this views window (bytes, ETags and gzip made
+   * again; the rest as it was), in place of `entry` when that is the one kept.
    */
-  refreshViews(key: string, entry: CachedBody, views: number): CachedBody {
+  refreshViews(key: string, entry: CachedBody, views: number, viewsWindow: number | null = null): CachedBody {
     const json = withViews(jsonOf(entry).toString(), views);
     const etag = etagOf(hashOf(json), parseInt(entry.version, 10) || null);
-    const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsAt: this.now() };
+    const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsWindow };
     if (this.entries.peek(key) === entry) this.entries.set(key, next);
     return next;
   }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { newestRevisionNamed, NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
+import { newestRevisionNamed, NOT_MODIFIED, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
 import { jsonOf, notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
@@ -20,9 +20,8 @@ export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `
 export interface PublicGuideBodiesOptions {
   /** Counts the views of guides (see ViewCounter); no counting without it. */
   readonly views?: ViewCounter;
-  /** How long a kept body shows its view count before a newer stored one replaces it. */
-  readonly viewsRefreshMs?: number;
-  readonly now?: () => number;
+  /** The wall-clock windows in which a kept body shows one view count (see ViewWindows; by default 30 s). */
+  readonly viewWindows?: ViewWindows;
 }
 
 /**
@@ -34,9 +33,12 @@ export interface PublicGuideBodiesOptions {
  * an `If-Modified-Since` no earlier than `Last-Modified`) is a 304 without building anything.
  *
  * Views are not part of a guide's version (they change all the time): a body shows the count
- * stored when it was made, and a kept body's count is set anew (bytes and ETag with it) once this
- * instance has learned a higher stored count (from its own flushes, which return every instance's
- * totals, or from a lookup) and the shown one is `viewsRefreshMs` old.
+ * stored when it was made, or the higher one this instance has learned since (from its own
+ * flushes, which return every instance's totals, or from a lookup), and keeps it for the rest of
+ * its wall-clock views window (ViewWindows, as wiki pages do): at the first read in a later window,
+ * a higher known count is set (bytes and ETag with it). Between window starts the bytes and ETag
+ * stay as they are however often the counts are flushed, so revalidations get 304s, and instances
+ * change a guide's body at the same moments.
  */
 export class PublicGuideBodies {
   /** Requests the fast path handed on after finding their guide not public (one lookup per request). */
@@ -54,7 +56,11 @@ export class PublicGuideBodies {
     /** Runs ORM work in a context of its own (the fast path runs ahead of the request middleware that makes one). */
     private readonly inContext: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
     private readonly options: PublicGuideBodiesOptions = {},
-  ) {}
+  ) {
+    this.windows = options.viewWindows ?? new ViewWindows(30_000);
+  }
+
+  private readonly windows: ViewWindows;
 
   /** A view of the guide (a 200 or a 304 of its current version): counted in memory, written in batches. */
   viewed(guideId: number): void {
@@ -67,9 +73,11 @@ export class PublicGuideBodies {
     const entry = this.cache.get(key, version);
     if (!entry) return null;
     const known = this.options.views?.known(guideId);
-    const now = (this.options.now ?? Date.now)();
-    if (known === undefined || entry.views === null || known <= entry.views || now - entry.viewsAt < (this.options.viewsRefreshMs ?? 30_000)) return entry;
-    return this.cache.refreshViews(key, entry, known);
+    if (known === undefined || entry.views === null || known <= entry.views) return entry;
+    const window = this.windows.current();
+    // Within the window it was set in, a body keeps its count (window null: no windows).
+    if (window !== null && window === entry.viewsWindow) return entry;
+    return this.cache.refreshViews(key, entry, known, window);
   }
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
@@ -113,6 +121,7 @@ export class PublicGuideBodies {
 
   private async make(guideId: number, inline: boolean, version: string, stored: BodyTemplate | null | undefined): Promise<{ entry: CachedBody; json: string }> {
     const mark = this.versions.sequence;
+    const window = this.windows.current();
     const template = await this.template(guideId, inline, version, stored);
     const users = usersIn(template);
     const filled = fillTemplate(template, await this.users.parts(users));
@@ -120,7 +129,7 @@ export class PublicGuideBodies {
     const known = this.options.views?.known(guideId);
     const json = known !== undefined && known > (viewsIn(filled) ?? known) ? withViews(filled, known) : filled;
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
-    return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
+    return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users), window);
   }
 
   /**
