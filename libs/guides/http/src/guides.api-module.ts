@@ -208,6 +208,7 @@ export class GuidesApiModule implements OnModuleInit {
               users.clear();
               cache.unpinAll();
             };
+            r.keepAuthorsIn(users);
             return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewWindows: new ViewWindows(settings.viewRefreshSeconds * 1000) });
           },
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM, GuideViewCounter],
