@@ -23,6 +23,22 @@ describe('GuideBodyCache', () => {
     expect(c.get('1:own', '5.0')).toBeNull();
   });
 
+  it('inflates a kept body once for the clients that do not take gzip, never answering a replaced entry\'s bytes', () => {
+    const c = cache(100_000);
+    const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 });
+    const json = c.json(entry);
+    expect(JSON.parse(json.toString())).toEqual({ guideid: 1, revisionid: 5, views: 3 });
+    expect(c.json(entry)).toBe(json);
+    const next = c.refreshViews('1:inline', entry, 4, 1);
+    expect(JSON.parse(c.json(next).toString())).toEqual({ guideid: 1, revisionid: 5, views: 4 });
+    const { entry: newer } = put(c, '1:inline', '6.0', { guideid: 1, revisionid: 6, views: 4 });
+    expect(JSON.parse(c.json(newer).toString()).revisionid).toBe(6);
+    // A body not kept (over the budget) is inflated each time, holding nothing.
+    const small = cache(10);
+    const { entry: turnedAway } = put(small, '2:inline', '1.0', { guideid: 2, text: 'x'.repeat(200) });
+    expect(small.json(turnedAway)).not.toBe(small.json(turnedAway));
+  });
+
   it('sets the views of a kept body in place: new bytes and ETags, the budget counted, the rest kept', () => {
     const c = cache(1000);
     const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 }, [7], true, 40);

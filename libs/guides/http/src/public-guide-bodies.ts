@@ -4,7 +4,7 @@ import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { newestRevisionNamed, NOT_MODIFIED, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
-import { jsonOf, notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, viewsIn, withViews, type BodyTemplate } from './guide-body-template.js';
 import type { GuideBodyStore } from './guide-body-store.js';
@@ -89,7 +89,7 @@ export class PublicGuideBodies {
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
     if (notModified(req.headers, gzip ? entry.etagGzip : entry.etag, entry.lastModified)) return NOT_MODIFIED;
-    return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? jsonOf(entry));
+    return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? this.cache.json(entry));
   }
 
   /**
@@ -159,7 +159,7 @@ export class PublicGuideBodies {
       res.end();
       return;
     }
-    const bytes = gzip ? entry.gzip : (json ?? jsonOf(entry));
+    const bytes = gzip ? entry.gzip : (json ?? this.cache.json(entry));
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json');
     if (gzip) res.setHeader('Content-Encoding', 'gzip');
