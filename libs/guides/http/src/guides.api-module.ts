@@ -209,7 +209,7 @@ export class GuidesApiModule implements OnModuleInit {
               cache.unpinAll();
             };
             r.keepAuthorsIn(users);
-            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewWindows: new ViewWindows(settings.viewRefreshSeconds * 1000) });
+            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewWindows: new ViewWindows(settings.viewRefreshSeconds * 1000, Date.now, 50_000) });
           },
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM, GuideViewCounter],
         ),

@@ -48,10 +48,27 @@ describe('PublicGuideBodies views windows', () => {
   it('aligns windows on the clock: a body made late in a window changes at the next window, not refreshMs later', () => {
     now = 1_019_000;
     const bodies = bodiesWith(30_000);
+    expect(shown(bodies).views).toBe(10);
     known.set(1, 12);
     expect(shown(bodies).views).toBe(10);
     now = 1_020_000;
     expect(shown(bodies).views).toBe(12);
+  });
+
+  it('shows one count per guide in a window: a body of another key, or made again, shows the count its first body set', () => {
+    const cache = new GuideBodyCache({ maxBytes: 1_000_000, maxAgeMs: 60_000 }, () => now);
+    const windows = new ViewWindows(30_000, () => now);
+    const bodies = new PublicGuideBodies(unused, unused, cache, unused, unused, { warn: () => undefined }, undefined, { views, viewWindows: windows });
+    cache.put('1:inline', '5.0', JSON.stringify({ guideid: 1, revisionid: 5, views: 10 }), [], true, windows.current());
+    known.set(1, 11);
+    expect(bodies.cached(1, true, '5.0')!.views).toBe(11);
+    known.set(1, 14);
+    // Made later in the window, from a template that shows more.
+    cache.put('1:own', '5.0', JSON.stringify({ guideid: 1, revisionid: 5, views: 13 }), [], true, windows.current());
+    expect(bodies.cached(1, false, '5.0')!.views).toBe(11);
+    expect(bodies.cached(1, true, '5.0')!.views).toBe(11);
+    now += 30_000;
+    expect([bodies.cached(1, true, '5.0')!.views, bodies.cached(1, false, '5.0')!.views]).toEqual([14, 14]);
   });
 
   it('never shows a lower count, and shows a higher one at once without windows', () => {

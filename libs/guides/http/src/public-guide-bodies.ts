@@ -36,9 +36,10 @@ export interface PublicGuideBodiesOptions {
  * stored when it was made, or the higher one this instance has learned since (from its own
  * flushes, which return every instance's totals, or from a lookup), and keeps it for the rest of
  * its wall-clock views window (ViewWindows, as wiki pages do): at the first read in a later window,
- * a higher known count is set (bytes and ETag with it). Between window starts the bytes and ETag
- * stay as they are however often the counts are flushed, so revalidations get 304s, and instances
- * change a guide's body at the same moments.
+ * a higher known count is set (bytes and ETag with it), and every body of the guide made in that
+ * window (another key, or one rebuilt after it was dropped) shows the same count. Between window
+ * starts the bytes and ETag stay as they are however often the counts are flushed, so
+ * revalidations get 304s, and instances change a guide's body at the same moments.
  */
 export class PublicGuideBodies {
   /** Requests the fast path handed on after finding their guide not public (one lookup per request). */
@@ -72,12 +73,26 @@ export class PublicGuideBodies {
     const key = guideBodyKey(guideId, inlinePrerequisites);
     const entry = this.cache.get(key, version);
     if (!entry) return null;
-    const known = this.options.views?.known(guideId);
-    if (known === undefined || entry.views === null || known <= entry.views) return entry;
+    if (entry.views === null) return entry;
     const window = this.windows.current();
-    // Within the window it was set in, a body keeps its count (window null: no windows).
-    if (window !== null && window === entry.viewsWindow) return entry;
-    return this.cache.refreshViews(key, entry, known, window);
+    const views = this.shownViews(guideId, window, entry.views);
+    return views === entry.views ? entry : this.cache.refreshViews(key, entry, views, window);
+  }
+
+  /**
+   * The count a body of the guide shows now: without windows, the higher of `shown` (what the
+   * body shows) and the stored total known; within a window, the count set at its first body
+   * (that higher one then), so every body of the guide made or refreshed in the window, whichever
+   * key and however often rebuilt, shows the same bytes.
+   */
+  private shownViews(guideId: number, window: number | null, shown: number): number {
+    const known = this.options.views?.known(guideId);
+    const latest = known !== undefined && known > shown ? known : shown;
+    if (window === null) return latest;
+    const set = this.windows.shownIn(guideId, window);
+    if (set !== undefined) return set;
+    this.windows.show(guideId, latest, window);
+    return latest;
   }
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
@@ -125,9 +140,10 @@ export class PublicGuideBodies {
     const template = await this.template(guideId, inline, version, stored);
     const users = usersIn(template);
     const filled = fillTemplate(template, await this.users.parts(users));
-    // The template shows the count of when it was built: the stored count learned since, if higher.
-    const known = this.options.views?.known(guideId);
-    const json = known !== undefined && known > (viewsIn(filled) ?? known) ? withViews(filled, known) : filled;
+    // The template shows the count of when it was built: the count of this window (see shownViews).
+    const built = viewsIn(filled);
+    const views = built === null ? null : this.shownViews(guideId, window, built);
+    const json = views === null || views === built ? filled : withViews(filled, views);
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
     return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users), window);
   }

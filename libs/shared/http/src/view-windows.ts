@@ -11,14 +11,30 @@ import { LRUCache } from 'lru-cache';
  * the stored total is shown as soon as it is known.
  */
 export class ViewWindows {
+  /** Id → the count its bodies show in a window (the latest window each id was shown in). */
+  private readonly shown: LRUCache<number, { readonly views: number; readonly window: number }>;
+
   constructor(
     readonly refreshMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+    maxIds = 20_000,
+  ) {
+    this.shown = new LRUCache({ max: Math.max(1, maxIds) });
+  }
 
   /** The current window (null: no windows, a newer total is shown at once). */
   current(): number | null {
     return this.refreshMs > 0 ? Math.floor(this.now() / this.refreshMs) : null;
+  }
+
+  /** The count `id`'s bodies show in `window`, once set (`show`): every body of it built in the window shows that one. */
+  shownIn(id: number, window: number): number | undefined {
+    const kept = this.shown.get(id);
+    return kept?.window === window ? kept.views : undefined;
+  }
+
+  show(id: number, views: number, window: number): void {
+    this.shown.set(id, { views, window });
   }
 }
 
@@ -27,7 +43,6 @@ export class ViewWindows {
  * window for each id (0: read on every request).
  */
 export class ShownViews {
-  private readonly shown: LRUCache<number, { readonly views: number; readonly window: number }>;
   private readonly windows: ViewWindows;
 
   constructor(
@@ -36,8 +51,7 @@ export class ShownViews {
     now: () => number = Date.now,
     maxIds = 20_000,
   ) {
-    this.windows = new ViewWindows(refreshMs, now);
-    this.shown = new LRUCache({ max: Math.max(1, maxIds) });
+    this.windows = new ViewWindows(refreshMs, now, maxIds);
   }
 
   /** The current window (null: no windows, the total is read on every request). */
@@ -48,10 +62,10 @@ export class ShownViews {
   async of(id: number): Promise<number> {
     const window = this.window();
     if (window === null) return this.read(id);
-    const kept = this.shown.get(id);
-    if (kept?.window === window) return kept.views;
+    const kept = this.windows.shownIn(id, window);
+    if (kept !== undefined) return kept;
     const views = await this.read(id);
-    this.shown.set(id, { views, window });
+    this.windows.show(id, views, window);
     return views;
   }
 }
