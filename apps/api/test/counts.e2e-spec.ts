@@ -168,6 +168,40 @@ describe('contributors, counts and views', () => {
     });
   });
 
+  describe('a guide read while its views are flushed', () => {
+    it('keeps its bytes and ETag within a VIEW_REFRESH_SECONDS window, so revalidations get 304s, while an instance refreshing at once shows the stored total', async () => {
+      const guide = await publicGuide('Revalidated while counted');
+      const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: api.db.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', EVENT_DELIVERY: 'false', VIEW_FLUSH_SECONDS: '3600', VIEW_REFRESH_SECONDS: '3600' });
+      const windowed = await startApi(config, pino({ level: 'error' }), { identity: { argon2: { memoryCost: 4096, timeCost: 1, parallelism: 1 } } });
+      try {
+        const path = `/guides/${guide.guideid}`;
+        const hour = () => Math.floor(Date.now() / 3_600_000);
+        // The windows are wall-clock hours here: a read pair across the top of an hour is read again.
+        for (let attempt = 0; ; attempt++) {
+          const at = hour();
+          const first = await get(path, {}, windowed.url);
+          const { views } = await json(first);
+          for (let i = 0; i < 3; i++) expect((await get(path, {}, windowed.url)).status).toBe(200);
+          // The flush returns the stored total: the windowed instance now knows a higher one.
+          await flushGuides(windowed);
+          expect(await storedViews(guide.guideid)).toBeGreaterThanOrEqual(views + 4);
+          await api.sql('UPDATE guide_stats SET views = views + 1000 WHERE guide_id = $1', [guide.guideid]);
+          const again = await get(path, { 'If-None-Match': first.headers.get('etag')! }, windowed.url);
+          const plain = await get(path, {}, windowed.url);
+          if (hour() !== at && attempt === 0) continue;
+          expect(again.status).toBe(304);
+          expect(plain.headers.get('etag')).toBe(first.headers.get('etag'));
+          expect((await json(plain)).views).toBe(views);
+          // Another instance, showing a newer total at once (VIEW_REFRESH_SECONDS=0), shows the views counted meanwhile.
+          expect((await json(await get(path))).views).toBeGreaterThanOrEqual(views + 4 + 1000);
+          break;
+        }
+      } finally {
+        await windowed.close();
+      }
+    });
+  });
+
   describe('GET /guides?order=', () => {
     it('orders by views, favourites, popularity and publication, most first, and refuses other orders', async () => {
       const a = await publicGuide('Order A');

@@ -1,6 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { ViewCounter } from '@rc/shared-kernel';
-import { StampedBodies, ViewFlushing } from '@rc/shared-http';
+import { ShownViews, StampedBodies, ViewFlushing } from '@rc/shared-http';
 
 /** The catalog's view counter (see ViewCounter): views of `GET /wikis/{namespace}/{title}`, written to `wiki_page_stats` in batches. */
 export class WikiViewCounter extends ViewCounter {}
@@ -9,41 +8,11 @@ export class WikiViewCounter extends ViewCounter {}
 export class WikiViewFlushing extends ViewFlushing {}
 
 /**
- * The `views` a page's body shows: the stored total, read again once per window of `refreshMs`
- * (windows of wall-clock time, so instances behind one gateway change their pages' bytes at about
- * the same moments; 0: read on every request). Stored totals grow with every flush (every few
- * seconds under traffic); shown as they come, they would change a page's bytes and ETag each time,
- * and a client or gateway revalidating its copy would rarely get a 304. So a body's `views` may be
- * up to `refreshMs` behind the stored total, as an anonymous guide body's may
- * (VIEW_REFRESH_SECONDS), never ahead.
+ * The `views` a page's body shows (see ShownViews and ViewWindows): the stored total, read again
+ * once per wall-clock window of VIEW_REFRESH_SECONDS (0: read on every request), as a guide body's
+ * are shown (PublicGuideBodies).
  */
-export class ShownWikiViews {
-  private readonly shown: LRUCache<number, { readonly views: number; readonly window: number }>;
-
-  constructor(
-    private readonly read: (pageId: number) => Promise<number>,
-    private readonly refreshMs: number,
-    private readonly now: () => number = Date.now,
-    maxPages = 20_000,
-  ) {
-    this.shown = new LRUCache({ max: Math.max(1, maxPages) });
-  }
-
-  /** The current window (null: no windows, the total is read on every request). */
-  window(): number | null {
-    return this.refreshMs > 0 ? Math.floor(this.now() / this.refreshMs) : null;
-  }
-
-  async of(pageId: number): Promise<number> {
-    const window = this.window();
-    if (window === null) return this.read(pageId);
-    const kept = this.shown.get(pageId);
-    if (kept?.window === window) return kept.views;
-    const views = await this.read(pageId);
-    this.shown.set(pageId, { views, window });
-    return views;
-  }
-}
+export class ShownWikiViews extends ShownViews {}
 
 /** What a kept page body needs besides its bytes: the page (a read counts a view of it), the revision it represents, and the views window it shows. */
 export interface KeptPage {

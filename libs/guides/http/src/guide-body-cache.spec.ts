@@ -5,7 +5,7 @@ describe('GuideBodyCache', () => {
   let now = 0;
   const cache = (maxBytes: number, maxAgeMs = 10_000) => new GuideBodyCache({ maxBytes, maxAgeMs }, () => now);
   /** Keeps a body serialized, showing these users. */
-  const put = (c: GuideBodyCache, key: string, version: string, body: object, users: number[] = [], pinned = false) => c.put(key, version, JSON.stringify(body), users, pinned);
+  const put = (c: GuideBodyCache, key: string, version: string, body: object, users: number[] = [], pinned = false, viewsWindow: number | null = null) => c.put(key, version, JSON.stringify(body), users, pinned, viewsWindow);
   /** What an entry of this body costs in the budget. */
   const cost = (body: object) => gzipSync(JSON.stringify(body), { level: 1 }).length;
 
@@ -23,14 +23,30 @@ describe('GuideBodyCache', () => {
     expect(c.get('1:own', '5.0')).toBeNull();
   });
 
+  it('inflates a kept body once for the clients that do not take gzip, never answering a replaced entry\'s bytes', () => {
+    const c = cache(100_000);
+    const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 });
+    const json = c.json(entry);
+    expect(JSON.parse(json.toString())).toEqual({ guideid: 1, revisionid: 5, views: 3 });
+    expect(c.json(entry)).toBe(json);
+    const next = c.refreshViews('1:inline', entry, 4, 1);
+    expect(JSON.parse(c.json(next).toString())).toEqual({ guideid: 1, revisionid: 5, views: 4 });
+    const { entry: newer } = put(c, '1:inline', '6.0', { guideid: 1, revisionid: 6, views: 4 });
+    expect(JSON.parse(c.json(newer).toString()).revisionid).toBe(6);
+    // A body not kept (over the budget) is inflated each time, holding nothing.
+    const small = cache(10);
+    const { entry: turnedAway } = put(small, '2:inline', '1.0', { guideid: 2, text: 'x'.repeat(200) });
+    expect(small.json(turnedAway)).not.toBe(small.json(turnedAway));
+  });
+
   it('sets the views of a kept body in place: new bytes and ETags, the budget counted, the rest kept', () => {
     const c = cache(1000);
-    const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 }, [7], true);
-    expect([entry.views, entry.viewsAt]).toEqual([3, 1_000]);
+    const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 }, [7], true, 40);
+    expect([entry.views, entry.viewsWindow]).toEqual([3, 40]);
     now = 2_000;
-    const next = c.refreshViews('1:inline', entry, 12);
+    const next = c.refreshViews('1:inline', entry, 12, 41);
     expect(JSON.parse(jsonOf(next).toString())).toEqual({ guideid: 1, revisionid: 5, views: 12 });
-    expect([next.views, next.viewsAt, next.storedAt, next.pinned, next.users]).toEqual([12, 2_000, 1_000, true, [7]]);
+    expect([next.views, next.viewsWindow, next.storedAt, next.pinned, next.users]).toEqual([12, 41, 1_000, true, [7]]);
     expect(next.etag).not.toBe(entry.etag);
     expect(next.etag.startsWith('"r5-')).toBe(true);
     expect(c.get('1:inline', '5.0')).toBe(next);

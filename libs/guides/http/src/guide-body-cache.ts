@@ -20,6 +20,8 @@ export interface CachedBody {
   /** `Last-Modified` (an HTTP date): the later of the guide's and its prerequisites' modification. */
   readonly lastModified: string | null;
   readonly version: string;
+  /** The cache key it is kept under (when kept). */
+  readonly key: string;
   readonly storedAt: number;
   /** The users the body shows (author objects): a change to one of them drops the entry. */
   readonly users: readonly number[];
@@ -28,9 +30,9 @@ export interface CachedBody {
    * the body was built); otherwise served for `maxAgeMs` only.
    */
   readonly pinned: boolean;
-  /** The `views` the body shows (`null`: none), and when they were set. */
+  /** The `views` the body shows (`null`: none), and the views window they were set in (see ViewWindows; `null`: no windows). */
   readonly views: number | null;
-  readonly viewsAt: number;
+  readonly viewsWindow: number | null;
 }
 
 /**
@@ -73,6 +75,12 @@ export class GuideBodyCache {
   private readonly byUser = new Map<number, Set<string>>();
   /** Keys of bodies recently not kept (see `admits`), least recently turned away first out. */
   private readonly turnedAway: LRUCache<string, true>;
+  /**
+   * The JSON of the bodies most recently sent inflated (to clients that do not take gzip), within
+   * a quarter of the budget: a hot body is inflated once, not on every 200. By entry, so a body
+   * replaced (a new version, its views refreshed) is never answered with the bytes of the old one.
+   */
+  private readonly inflated: LRUCache<CachedBody, Buffer>;
   hits = 0;
   misses = 0;
 
@@ -85,9 +93,24 @@ export class GuideBodyCache {
       sizeCalculation: (entry) => Math.max(1, entry.gzip.length),
       // `refreshViews` replaces an entry by one showing the same users: its index stays.
       noDisposeOnSet: true,
-      dispose: (entry, key) => this.unindex(key, entry),
+      dispose: (entry, key) => {
+        this.unindex(key, entry);
+        this.inflated.delete(entry);
+      },
     });
     this.turnedAway = new LRUCache<string, true>({ max: Math.max(1024, Math.floor(options.maxBytes / 4096)) });
+    this.inflated = new LRUCache<CachedBody, Buffer>({ maxSize: Math.max(1, Math.floor(options.maxBytes / 4)), sizeCalculation: (json) => Math.max(1, json.length) });
+  }
+
+  /** The body's JSON: inflated from its gzip, or as inflated last time (see `inflated`). */
+  json(entry: CachedBody): Buffer {
+    let json = this.inflated.get(entry);
+    if (!json) {
+      json = jsonOf(entry);
+      // Only the entries kept: a body turned away would hold its bytes here for nothing.
+      if (this.entries.peek(entry.key) === entry) this.inflated.set(entry, json);
+    }
+    return json;
   }
 
   private get bytes(): number {
@@ -121,10 +144,10 @@ export class GuideBodyCache {
    * spent, only a body missed before (recently) is kept, so the many bodies read once do not push
    * out those read again, and are not compressed unless a client asks for gzip.
    */
-  put(key: string, version: string, json: string, users: readonly number[], pinned: boolean): { entry: CachedBody; json: string } {
+  put(key: string, version: string, json: string, users: readonly number[], pinned: boolean, viewsWindow: number | null = null): { entry: CachedBody; json: string } {
     // The version is the guide's revision id, then its prerequisites' (`<revisionid>.<highest>`).
     const etag = etagOf(hashOf(json), parseInt(version, 10) || null);
-    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsAt: this.now() };
+    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, key, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsWindow };
     if (!this.admits(key)) {
       let gzip: Buffer | undefined;
       const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= compress(json)); } };
@@ -158,14 +181,17 @@ export class GuideBodyCache {
   }
 
   /**
-   * The body with its `views` set to `views` (bytes, ETags and gzip made again; the rest as it
-   * was), in place of `entry` when that is the one kept.
+   * The body with its `views` set to `views` as of this views window (bytes, ETags and gzip made
+   * again; the rest as it was), in place of `entry` when that is the one kept.
    */
-  refreshViews(key: string, entry: CachedBody, views: number): CachedBody {
-    const json = withViews(jsonOf(entry).toString(), views);
+  refreshViews(key: string, entry: CachedBody, views: number, viewsWindow: number | null = null): CachedBody {
+    const json = withViews(this.json(entry).toString(), views);
     const etag = etagOf(hashOf(json), parseInt(entry.version, 10) || null);
-    const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsAt: this.now() };
-    if (this.entries.peek(key) === entry) this.entries.set(key, next);
+    const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsWindow };
+    if (this.entries.peek(key) === entry) {
+      this.entries.set(key, next);
+      this.inflated.delete(entry);
+    }
     return next;
   }
 
@@ -179,7 +205,13 @@ export class GuideBodyCache {
     // Least recently used first, so that setting each again keeps their order.
     const pinned: [string, CachedBody][] = [];
     this.entries.rforEach((entry, key) => void (entry.pinned && pinned.push([key, entry])));
-    for (const [key, entry] of pinned) this.entries.set(key, { ...entry, pinned: false });
+    for (const [key, entry] of pinned) {
+      const next = { ...entry, pinned: false };
+      this.entries.set(key, next);
+      const json = this.inflated.peek(entry);
+      this.inflated.delete(entry);
+      if (json) this.inflated.set(next, json);
+    }
   }
 
   private remove(key: string): void {

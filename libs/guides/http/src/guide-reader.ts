@@ -3,7 +3,7 @@ import { GuideDocuments, GuideImages, GuideQueries, GuideRepository, ReadGuideTr
 import type { Caller, UserSummaries, UserSummary } from '@rc/identity-contracts';
 import type { DocumentLink, ImageObject } from '@rc/media-contracts';
 import { templateOf, type BodyTemplate } from './guide-body-template.js';
-import type { UserPart } from './user-parts.js';
+import type { UserPart, UserPartsCache } from './user-parts.js';
 import { authorName, imageIdsOf, presentAuthor, presentGuide, presentSummary, presentStep, type PresentationContext, type WikiRenderer } from './guide.presenter.js';
 
 export function editorOf(principal: Caller | null): Editor | null {
@@ -38,6 +38,18 @@ export class GuideReader {
     /** The guides' translations (`langid` reads); none: every guide reads in its own language. */
     private readonly translations: ReadGuideTranslation | null = null,
   ) {}
+
+  /**
+   * The author objects kept per process for anonymous bodies (UserPartsCache: coherent with the
+   * database's announcements), used by the bodies built for a viewer too (a write's answer, a
+   * signed-in read), which then look no author up while they are kept. Without it, each body
+   * looks its authors up.
+   */
+  private keptAuthors: Pick<UserPartsCache, 'parts'> | null = null;
+
+  keepAuthorsIn(parts: Pick<UserPartsCache, 'parts'>): void {
+    this.keptAuthors = parts;
+  }
 
   /** The guide as the viewer may see it now (the domain's visibility rules apply). */
   current(guideId: GuideId, viewer: Caller | null): Promise<Guide> {
@@ -84,7 +96,7 @@ export class GuideReader {
     // The authors, their standing and the viewer's marks are independent lookups: run together.
     const [ctx, marks] = await Promise.all([
       this.context([guide.state.authorId, ...guide.statistics.contributors.map((c) => c.userId), ...guide.statistics.translators.map((c) => c.userId), ...visible.map((p) => p.authorId), ...threadAuthors(threads)], {
-        standings: true,
+        standings: 'kept',
         images: this.shownBy([guide, ...inlined], visible),
         documents: guide.state.documentIds,
       }),
@@ -150,7 +162,7 @@ export class GuideReader {
 
   async step(guide: Guide, stepId: number) {
     const threads = this.discussions ? await this.discussions.threadsOf({ guideIds: [], stepIds: [stepId] }) : NO_THREADS;
-    const ctx = await this.context(threadAuthors(threads), { standings: true, images: imageIdsOf(guide) });
+    const ctx = await this.context(threadAuthors(threads), { standings: 'kept', images: imageIdsOf(guide) });
     return presentStep(guide.step(stepId), guide.id, ctx, { threads });
   }
 
@@ -193,16 +205,24 @@ export class GuideReader {
 
   /**
    * The authors in one lookup and, for bodies that embed author objects (UserSummary), their
-   * standing in one batch alongside it. Summaries show only `userid` and `username`.
+   * standing in one batch alongside it. Summaries show only `userid` and `username`. `'kept'`:
+   * author objects from the kept ones (see `keepAuthorsIn`) when there are.
    */
-  private async context(authorIds: number[], options: { standings?: boolean; images?: readonly number[]; documents?: readonly number[] } = {}): Promise<PresentationContext> {
+  private async context(authorIds: number[], options: { standings?: boolean | 'kept'; images?: readonly number[]; documents?: readonly number[] } = {}): Promise<PresentationContext> {
     const ids = [...new Set(authorIds)];
     const [authors, images, documents] = await Promise.all([
-      ids.length ? this.users.of(ids, { standings: !!options.standings }) : new Map<number, UserSummary>(),
+      ids.length ? this.authorsOf(ids, options.standings ?? false) : new Map<number, UserSummary>(),
       this.imagesOf(options.images ?? []),
       this.documentsOf(options.documents ?? []),
     ]);
     return { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, images, documents };
+  }
+
+  private async authorsOf(ids: number[], standings: boolean | 'kept'): Promise<Map<number, UserSummary>> {
+    if (standings !== 'kept' || !this.keptAuthors) return this.users.of(ids, { standings: !!standings });
+    // A gone account's part is the placeholder presentAuthor gives it.
+    const parts = await this.keptAuthors.parts(ids);
+    return new Map(ids.map((id) => [id, parts.summary(id)]));
   }
 
   /** The links of these documents, in one lookup (none for no id: guides without documents cost nothing). */

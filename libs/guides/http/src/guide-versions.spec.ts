@@ -118,6 +118,36 @@ describe('GuideVersions', () => {
     expect(versions.live).toBe(false);
   });
 
+  it('barrier: barriers called while a marker is on its way share the next one, sent once that one is heard; none joins a marker already sent', async () => {
+    versions.connected();
+    const settled: string[] = [];
+    const first = versions.barrier().then(() => void settled.push('first'));
+    await Promise.resolve();
+    expect(source.sent).toHaveLength(1);
+    // Called after the first marker was sent: their changes may have committed after it.
+    const second = versions.barrier().then(() => void settled.push('second'));
+    const third = versions.barrier().then(() => void settled.push('third'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(source.sent).toHaveLength(1);
+    versions.notified(source.sent[0]!);
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual(['first']);
+    // One marker for both, sent after the first was heard.
+    expect(source.sent).toHaveLength(2);
+    versions.notified(source.sent[1]!);
+    await Promise.all([second, third]);
+    expect(settled).toEqual(['first', 'second', 'third']);
+    expect(versions.markersSent).toBe(2);
+    expect(versions.live).toBe(true);
+    // Nothing on its way: the next barrier sends its own at once.
+    const fourth = versions.barrier();
+    await Promise.resolve();
+    expect(source.sent).toHaveLength(3);
+    versions.notified(source.sent[2]!);
+    await fourth;
+  });
+
   it('barrier: resolves when its marker is heard; a marker never heard suspends remembering until a heartbeat gets through', async () => {
     versions.connected();
     await versionOf(1);

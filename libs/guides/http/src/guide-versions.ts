@@ -43,9 +43,12 @@ const SYNC = 'sync:';
  * notification names the guide or one of its prerequisites. Notifications are delivered in commit
  * order, so a lookup is remembered only if no notification for those guides arrived while it ran,
  * and everything is forgotten whenever the listener (re)connects or falls silent. A write calls
- * `barrier()` before it answers: it sends a marker notification and waits until the listener hears
- * it, so its own change has been heard by then (by this instance, and by every other instance's
- * listener at the same moment, as PostgreSQL signals all listeners on commit).
+ * `barrier()` before it answers: it waits until the listener hears a marker notification sent after
+ * the call, so its own change has been heard by then (by this instance, and by every other
+ * instance's listener at the same moment, as PostgreSQL signals all listeners on commit). Writes
+ * that wait at once share one marker: at most one is on its way, and the barriers called meanwhile
+ * wait for the next, sent as soon as it is heard (a NOTIFY commits one at a time, a WAL flush each:
+ * one marker per write made the writes queue behind one another's markers).
  */
 export class GuideVersions {
   /** Least recently used first out (lru-cache: see memoizedRenderer for why not a `Map` kept in order). */
@@ -66,6 +69,12 @@ export class GuideVersions {
   private readonly waiting = new Map<string, () => void>();
   private readonly instance = randomUUID();
   private nextBarrier = 0;
+  /** The marker on its way (sent, not yet heard), if any. */
+  private markerOnItsWay: Promise<boolean> | null = null;
+  /** The marker to send once the one on its way is heard: barriers called meanwhile wait for it. */
+  private markerQueued: Promise<boolean> | null = null;
+  /** Markers sent (each shared by the barriers that waited for it). */
+  markersSent = 0;
   lookups = 0;
 
   constructor(
@@ -191,7 +200,32 @@ export class GuideVersions {
     }
   }
 
-  private async markerHeard(): Promise<boolean> {
+  /**
+   * Resolves with whether a marker sent after this call was heard in time. A marker already on its
+   * way may have been sent before a change its caller committed: the caller waits for the next one,
+   * which the barriers called until it is sent share.
+   */
+  private markerHeard(): Promise<boolean> {
+    if (this.markerQueued) return this.markerQueued;
+    if (!this.markerOnItsWay) return this.sendMarker();
+    const queued = this.markerOnItsWay.then(() => {
+      this.markerQueued = null;
+      return this.sendMarker();
+    });
+    this.markerQueued = queued;
+    return queued;
+  }
+
+  private sendMarker(): Promise<boolean> {
+    const sent = this.sendAndHear().finally(() => {
+      if (this.markerOnItsWay === sent) this.markerOnItsWay = null;
+    });
+    this.markerOnItsWay = sent;
+    return sent;
+  }
+
+  private async sendAndHear(): Promise<boolean> {
+    this.markersSent++;
     const marker = `${SYNC}${this.instance}:${++this.nextBarrier}`;
     let timer: NodeJS.Timeout | undefined;
     const heard = new Promise<boolean>((resolve) => {

@@ -51,7 +51,7 @@ import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
-import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
+import { ConflictBodies, factory, LOGGER, ViewWindows } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
 import { GuidesForCommunity } from './community-guides.js';
 import { GuideBodyCache } from './guide-body-cache.js';
@@ -208,7 +208,8 @@ export class GuidesApiModule implements OnModuleInit {
               users.clear();
               cache.unpinAll();
             };
-            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewsRefreshMs: settings.viewRefreshSeconds * 1000 });
+            r.keepAuthorsIn(users);
+            return new PublicGuideBodies(r, v, cache, store, users, logger, inContext, { views, viewWindows: new ViewWindows(settings.viewRefreshSeconds * 1000, Date.now, 50_000) });
           },
           [GuideReader, GuideVersions, PgGuideBodyStore, LOGGER, MikroORM, GuideViewCounter],
         ),

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
 import type { GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { newestRevisionNamed, NOT_MODIFIED, SerializedJson } from '@rc/shared-http';
+import { newestRevisionNamed, NOT_MODIFIED, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
-import { jsonOf, notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
+import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, viewsIn, withViews, type BodyTemplate } from './guide-body-template.js';
 import type { GuideBodyStore } from './guide-body-store.js';
@@ -20,9 +20,8 @@ export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `
 export interface PublicGuideBodiesOptions {
   /** Counts the views of guides (see ViewCounter); no counting without it. */
   readonly views?: ViewCounter;
-  /** How long a kept body shows its view count before a newer stored one replaces it. */
-  readonly viewsRefreshMs?: number;
-  readonly now?: () => number;
+  /** The wall-clock windows in which a kept body shows one view count (see ViewWindows; by default 30 s). */
+  readonly viewWindows?: ViewWindows;
 }
 
 /**
@@ -34,9 +33,13 @@ export interface PublicGuideBodiesOptions {
  * an `If-Modified-Since` no earlier than `Last-Modified`) is a 304 without building anything.
  *
  * Views are not part of a guide's version (they change all the time): a body shows the count
- * stored when it was made, and a kept body's count is set anew (bytes and ETag with it) once this
- * instance has learned a higher stored count (from its own flushes, which return every instance's
- * totals, or from a lookup) and the shown one is `viewsRefreshMs` old.
+ * stored when it was made, or the higher one this instance has learned since (from its own
+ * flushes, which return every instance's totals, or from a lookup), and keeps it for the rest of
+ * its wall-clock views window (ViewWindows, as wiki pages do): at the first read in a later window,
+ * a higher known count is set (bytes and ETag with it), and every body of the guide made in that
+ * window (another key, or one rebuilt after it was dropped) shows the same count. Between window
+ * starts the bytes and ETag stay as they are however often the counts are flushed, so
+ * revalidations get 304s, and instances change a guide's body at the same moments.
  */
 export class PublicGuideBodies {
   /** Requests the fast path handed on after finding their guide not public (one lookup per request). */
@@ -54,7 +57,11 @@ export class PublicGuideBodies {
     /** Runs ORM work in a context of its own (the fast path runs ahead of the request middleware that makes one). */
     private readonly inContext: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
     private readonly options: PublicGuideBodiesOptions = {},
-  ) {}
+  ) {
+    this.windows = options.viewWindows ?? new ViewWindows(30_000);
+  }
+
+  private readonly windows: ViewWindows;
 
   /** A view of the guide (a 200 or a 304 of its current version): counted in memory, written in batches. */
   viewed(guideId: number): void {
@@ -66,10 +73,26 @@ export class PublicGuideBodies {
     const key = guideBodyKey(guideId, inlinePrerequisites);
     const entry = this.cache.get(key, version);
     if (!entry) return null;
+    if (entry.views === null) return entry;
+    const window = this.windows.current();
+    const views = this.shownViews(guideId, window, entry.views);
+    return views === entry.views ? entry : this.cache.refreshViews(key, entry, views, window);
+  }
+
+  /**
+   * The count a body of the guide shows now: without windows, the higher of `shown` (what the
+   * body shows) and the stored total known; within a window, the count set at its first body
+   * (that higher one then), so every body of the guide made or refreshed in the window, whichever
+   * key and however often rebuilt, shows the same bytes.
+   */
+  private shownViews(guideId: number, window: number | null, shown: number): number {
     const known = this.options.views?.known(guideId);
-    const now = (this.options.now ?? Date.now)();
-    if (known === undefined || entry.views === null || known <= entry.views || now - entry.viewsAt < (this.options.viewsRefreshMs ?? 30_000)) return entry;
-    return this.cache.refreshViews(key, entry, known);
+    const latest = known !== undefined && known > shown ? known : shown;
+    if (window === null) return latest;
+    const set = this.windows.shownIn(guideId, window);
+    if (set !== undefined) return set;
+    this.windows.show(guideId, latest, window);
+    return latest;
   }
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */
@@ -81,7 +104,7 @@ export class PublicGuideBodies {
     const gzip = acceptsGzip(req);
     this.setHeaders(entry, res, gzip);
     if (notModified(req.headers, gzip ? entry.etagGzip : entry.etag, entry.lastModified)) return NOT_MODIFIED;
-    return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? jsonOf(entry));
+    return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? this.cache.json(entry));
   }
 
   /**
@@ -113,14 +136,16 @@ export class PublicGuideBodies {
 
   private async make(guideId: number, inline: boolean, version: string, stored: BodyTemplate | null | undefined): Promise<{ entry: CachedBody; json: string }> {
     const mark = this.versions.sequence;
+    const window = this.windows.current();
     const template = await this.template(guideId, inline, version, stored);
     const users = usersIn(template);
     const filled = fillTemplate(template, await this.users.parts(users));
-    // The template shows the count of when it was built: the stored count learned since, if higher.
-    const known = this.options.views?.known(guideId);
-    const json = known !== undefined && known > (viewsIn(filled) ?? known) ? withViews(filled, known) : filled;
+    // The template shows the count of when it was built: the count of this window (see shownViews).
+    const built = viewsIn(filled);
+    const views = built === null ? null : this.shownViews(guideId, window, built);
+    const json = views === null || views === built ? filled : withViews(filled, views);
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
-    return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users));
+    return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users), window);
   }
 
   /**
@@ -150,7 +175,7 @@ export class PublicGuideBodies {
       res.end();
       return;
     }
-    const bytes = gzip ? entry.gzip : (json ?? jsonOf(entry));
+    const bytes = gzip ? entry.gzip : (json ?? this.cache.json(entry));
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json');
     if (gzip) res.setHeader('Content-Encoding', 'gzip');

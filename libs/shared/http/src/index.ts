@@ -29,3 +29,4 @@ export * from './text-diff.js';
 export * from './change-note.js';
 export * from './view-flushing.js';
 export * from './stamped-bodies.js';
+export * from './view-windows.js';

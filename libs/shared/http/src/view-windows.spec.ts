@@ -1,10 +1,10 @@
-import { ShownWikiViews } from './wiki-views.js';
+import { ShownViews, ViewWindows } from './view-windows.js';
 
-describe('ShownWikiViews', () => {
+describe('ShownViews', () => {
   const stored = new Map<number, number>([[1, 10], [2, 20]]);
   let reads: number[];
   let now: number;
-  const views = (refreshMs: number) => new ShownWikiViews(async (id) => (reads.push(id), stored.get(id) ?? 0), refreshMs, () => now);
+  const views = (refreshMs: number) => new ShownViews(async (id) => (reads.push(id), stored.get(id) ?? 0), refreshMs, () => now);
 
   beforeEach(() => {
     reads = [];
@@ -40,5 +40,16 @@ describe('ShownWikiViews', () => {
     stored.set(1, 12);
     expect(await shown.of(1)).toBe(12);
     expect(reads).toEqual([1, 1]);
+  });
+});
+
+describe('ViewWindows', () => {
+  it('numbers wall-clock windows of refreshMs; none with 0', () => {
+    let now = 59_999;
+    const windows = new ViewWindows(30_000, () => now);
+    expect(windows.current()).toBe(1);
+    now = 60_000;
+    expect(windows.current()).toBe(2);
+    expect(new ViewWindows(0, () => now).current()).toBeNull();
   });
 });
