@@ -1,5 +1,6 @@
 import { DEMO_ACCOUNTS, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 import { anImage } from './support/images.js';
+import { KEPT_PAGE_MS, searchScope, SiteSearch } from '../src/search/site-search.js';
 
 type Result = { dataType: 'guide' | 'wiki'; guideid?: number; wikiid?: number; title: string; namespace?: string; type?: string };
 
@@ -182,6 +183,15 @@ describe('search and suggest over HTTP', () => {
       expect((await search('widget')).body).toEqual(first.body);
       const suggested = await suggest('gizm?doctypes=guide');
       expect((await suggest('gizm?doctypes=guide')).body).toEqual(suggested.body);
+      // Built from the kept page (and ranking), an answer says when its order was computed, so the
+      // stamp layer keeps it no longer than that ranking may lag; ranked for itself, it says null.
+      const site = api.running.app.get(SiteSearch, { strict: false });
+      const kept = await site.search('widget', searchScope(undefined), { limit: 20, offset: 0 });
+      expect(kept.body).toEqual(first.body);
+      expect(kept.since).toEqual(expect.any(Number));
+      expect(Date.now() - kept.since!).toBeLessThan(KEPT_PAGE_MS);
+      expect((await site.suggest('gizm', ['guide'])).since).toEqual(expect.any(Number));
+      expect((await site.search('quixotic', searchScope(undefined), { limit: 20, offset: 0 })).since).toBeNull();
 
       // A guide made private, another edited, the author renamed and the page deleted: the next
       // answer shows each as it now is (the order and the total may be kept a few seconds).

@@ -151,6 +151,19 @@ describe('lists and pages kept with the content stamp', () => {
     expect((await body('/suggest/quixo?doctypes=guide')).results.map((r: { guideid: number }) => r.guideid)).toEqual([created.body.guideid]);
   });
 
+  it('builds a search answer once for concurrent misses of it, and serves every one of them the same bytes', async () => {
+    const path = '/search/Zephyr%20gasket%20flange?filter=guide,category';
+    statements.length = 0;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => get(path).then(async (res) => ({ status: res.status, etag: res.headers.get('etag'), text: await res.text() }))));
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.etag)).size).toBe(1);
+    // Every request reads the stamp; the guides' ranking and the pages' search run once.
+    expect(statements.filter((sql) => /websearch_to_tsquery\('english'/.test(sql) && /FROM guides g/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /FROM wiki_pages w/.test(sql) && /websearch_to_tsquery/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /content_changes/.test(sql)).length).toBeGreaterThanOrEqual(12);
+  });
+
   it('prunes counted changes without changing the stamp, so kept bodies stay kept', async () => {
     await api.sql("UPDATE guides SET title = title WHERE id = (SELECT min(id) FROM guides)");
     await body('/guides?limit=2');

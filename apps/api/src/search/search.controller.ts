@@ -4,7 +4,7 @@ import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { parseLangid, parsePage } from '@rc/shared-kernel';
 import { GuideSummaryResponseDto } from '@rc/guides-http';
-import { Endpoint, list, PAGE_BAD_REQUEST, serveStamped, StampedBodies } from '@rc/shared-http';
+import { Endpoint, list, PAGE_BAD_REQUEST, serveStampedSince, StampedBodies } from '@rc/shared-http';
 import { SearchResponseDto, SuggestResponseDto, WikiSearchResultDto } from './dto/search.response.dto.js';
 import { doctypesOf, NO_VALID_DOCTYPE, searchScope, SiteSearch } from './site-search.js';
 
@@ -14,9 +14,9 @@ const LANGID = { name: 'langid', required: false, type: String, example: 'de', d
 const QUERY = { name: 'query', description: 'What to look for (URL-encoded). Any text is accepted; one that means nothing finds nothing.' };
 
 /**
- * Search and suggest answers kept with the content stamp (see StampedBodies), for at most
- * KEPT_PAGE_MS: rankings of large result sets are themselves kept that long (their order and total
- * may lag by that much, as documented; their items never do, as any change changes the stamp).
+ * Search and suggest answers kept with the content stamp (see StampedBodies): one ranked for itself
+ * while the stamp reads the same; one built from a ranking kept from earlier (order and total may
+ * lag KEPT_PAGE_MS, as documented; items never do) at most KEPT_PAGE_MS after that ranking.
  */
 export class SearchAnswers extends StampedBodies {}
 
@@ -44,7 +44,7 @@ export class SearchController {
   @ApiQuery({ name: 'filter', required: false, type: String, example: 'guide,category' }) @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'One page of results with the total', type: SearchResponseDto })
   search(@Param('query') query: string, @Query() params: Query, @Req() req: Request) {
-    return serveStamped(this.answers, this.stamps, req, () => this.site.search(query, searchScope(list(params, 'filter')), parsePage(params), parseLangid(params['langid'])));
+    return serveStampedSince(this.answers, this.stamps, req, () => this.site.search(query, searchScope(list(params, 'filter')), parsePage(params), parseLangid(params['langid'])));
   }
 
   @Get('suggest/:query')
@@ -60,6 +60,6 @@ export class SearchController {
   @ApiQuery({ name: 'doctypes', required: false, type: String, example: 'topic,guide' }) @ApiQuery(LANGID)
   @ApiOkResponse({ description: 'The suggestions', type: SuggestResponseDto })
   suggest(@Param('query') query: string, @Query() params: Query, @Req() req: Request) {
-    return serveStamped(this.answers, this.stamps, req, () => this.site.suggest(query, doctypesOf(list(params, 'doctypes')), parseLangid(params['langid'])));
+    return serveStampedSince(this.answers, this.stamps, req, () => this.site.suggest(query, doctypesOf(list(params, 'doctypes')), parseLangid(params['langid'])));
   }
 }

@@ -127,10 +127,15 @@ const KEPT_PAGES = 500;
 type SearchBody = Awaited<ReturnType<SiteSearch['searchNow']>>['body'];
 type Presented = Awaited<ReturnType<SiteSearch['present']>>;
 
+/** An answer and `since`: when the oldest ranking it shows was computed (ms), `null` when all were computed for it (see StampedBody). */
+export type Ranked<Body> = { readonly body: Body; readonly since: number | null };
+
 interface KeptPage<Body> {
   readonly body: Body;
   readonly shown: ShownIds;
   readonly state: ShownState;
+  /** When its order and total were computed (ms). */
+  readonly since: number;
 }
 
 const DELETED_USER = 'Deleted user';
@@ -175,18 +180,18 @@ export class SiteSearch {
    * rankings are: a kept page is served only after one statement reads the current state of what
    * it shows (every guide still listed at the revision shown, with the same prerequisites' date,
    * every page live at the revision shown, every author active under the name shown); otherwise it
-   * is built again. Its order and total may lag as the ranking's may; its items never do.
+   * is built again. Its order and total may lag as the ranking's may (`since` says from when); its items never do.
    */
-  async search(query: string, scope: SearchScope, page: Page, langid?: string): Promise<SearchBody> {
+  async search(query: string, scope: SearchScope, page: Page, langid?: string): Promise<Ranked<SearchBody>> {
     if (page.offset > MAX_SEARCH_OFFSET) throw new InvalidParameterError(`Parameter 'offset' must be at most ${MAX_SEARCH_OFFSET} for search`);
     // In another language: the translations, built each time (kept pages are the default language's).
-    if (langid !== undefined && langid !== DEFAULT_LANGID) return (await this.searchNow(query, scope, page, langid)).body;
+    if (langid !== undefined && langid !== DEFAULT_LANGID) return { body: (await this.searchNow(query, scope, page, langid)).body, since: null };
     const key = JSON.stringify([query, scope.guideTypes ?? null, scope.namespaces, page.limit, page.offset]);
     const kept = this.freshness ? this.kept.get(key) : undefined;
-    if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
-    const built = await this.searchNow(query, scope, page);
-    if (this.freshness && built.guideMatches >= KEPT_PAGE_MATCHES && page.limit <= KEPT_PAGE_LIMIT) this.kept.set(key, { body: built.body, ...shownOf(built.shown, built.body.results) });
-    return built.body;
+    if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return { body: kept.body, since: kept.since };
+    const [started, built] = [Date.now(), await this.searchNow(query, scope, page)];
+    if (this.freshness && built.guideMatches >= KEPT_PAGE_MATCHES && page.limit <= KEPT_PAGE_LIMIT) this.kept.set(key, { body: built.body, ...shownOf(built.shown, built.body.results), since: built.since ?? started });
+    return { body: built.body, since: built.since };
   }
 
   /**
@@ -216,7 +221,7 @@ export class SiteSearch {
       moreResults: page.offset + shown.length < total,
       results: await this.present(shown),
     };
-    return { body, shown, guideMatches: guides.total };
+    return { body, shown, guideMatches: guides.total, since: ('rankedAt' in guides ? guides.rankedAt : undefined) ?? null };
   }
 
   /**
@@ -224,22 +229,23 @@ export class SiteSearch {
    * search pages, the suggestions for prefixes held by {@link KEPT_PAGE_MATCHES} guides' heads or
    * more are kept {@link KEPT_PAGE_MS} and served only while what they show is unchanged.
    */
-  async suggest(query: string, doctypes: readonly Doctype[], langid?: string): Promise<{ query: string; results: Presented }> {
+  async suggest(query: string, doctypes: readonly Doctype[], langid?: string): Promise<Ranked<{ query: string; results: Presented }>> {
     const text = query.trim();
-    if (!text) return { query, results: [] };
+    if (!text) return { body: { query, results: [] }, since: null };
     const byId = GUIDE_ID_QUERY.exec(text);
-    if (byId) return { query, results: await this.reader.summaries(await this.guides.byIds([Number(byId[1])])) };
+    if (byId) return { body: { query, results: await this.reader.summaries(await this.guides.byIds([Number(byId[1])])) }, since: null };
     // In another language: its translations, never kept (kept suggestions are the default language's).
     const translated = langid !== undefined && langid !== DEFAULT_LANGID ? langid : undefined;
     const key = JSON.stringify([query, doctypes]);
     const kept = this.freshness && !translated ? this.keptSuggestions.get(key) : undefined;
-    if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return kept.body;
-    let guideMatches = 0;
+    if (kept && sameState(await this.freshness!.current(kept.shown), kept.state)) return { body: kept.body, since: kept.since };
+    const started = Date.now();
+    let [guideMatches, since] = [0, null as number | null];
     const lists = await Promise.all(
       doctypes.map(async (doctype): Promise<Hit[]> => {
         if (doctype === 'guide') {
           const found = translated ? await this.guides.suggestTranslations(translated, text, MAX_SUGGESTIONS) : await this.guides.suggest(text, MAX_SUGGESTIONS);
-          guideMatches = found.matches;
+          [guideMatches, since] = [found.matches, found.rankedAt ?? null];
           return found.results.map((guide) => ({ kind: 'guide', rank: 0, id: guide.guideid, guide }));
         }
         if (doctype === 'question') return []; // This service has no questions (Answers).
@@ -249,8 +255,8 @@ export class SiteSearch {
     );
     const hits = balance(lists, MAX_SUGGESTIONS).flat();
     const body = { query, results: await this.present(hits) };
-    if (this.freshness && !translated && guideMatches >= KEPT_PAGE_MATCHES) this.keptSuggestions.set(key, { body, ...shownOf(hits, body.results) });
-    return body;
+    if (this.freshness && !translated && guideMatches >= KEPT_PAGE_MATCHES) this.keptSuggestions.set(key, { body, ...shownOf(hits, body.results), since: since ?? started });
+    return { body, since };
   }
 
   /** Guides as GuideSummary bodies (authors read in one query), pages as wiki results, in the order given. */

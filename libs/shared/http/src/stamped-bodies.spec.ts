@@ -24,6 +24,20 @@ describe('StampedBodies', () => {
     expect(bodies.get('/search/x', '1')).toBeNull();
   });
 
+  it('serves a body read after its stamp as long as the stamp reads the same, and one from older data at most maxAgeMs after that data', () => {
+    let now = 10_000;
+    const bodies = new StampedBodies(1024 * 1024, 1000, () => now);
+    bodies.put('/search/exact', '1', { results: [] }, null, null);
+    bodies.put('/search/kept', '1', { results: [] }, null, 9_500);
+    now = 10_499;
+    expect(bodies.get('/search/kept', '1')).not.toBeNull();
+    now = 10_500;
+    expect(bodies.get('/search/kept', '1')).toBeNull();
+    now = 1_000_000;
+    expect(bodies.get('/search/exact', '1')).not.toBeNull();
+    expect(bodies.get('/search/exact', '2')).toBeNull();
+  });
+
   it('keeps the most recently used within its byte budget, and nothing with a budget of 0', () => {
     const bodies = new StampedBodies(2 * 2 * 60);
     bodies.put('a', '1', 'x'.repeat(40), null);
@@ -43,5 +57,53 @@ describe('StampedBodies', () => {
     expect(answer).toBeInstanceOf(SerializedJson);
     expect(answer.json).toBe('{"b":2}');
     expect(answer.hash).toBe(hashOf('{"b":2}'));
+  });
+});
+
+describe('StampedBodies.build', () => {
+  it('runs one build for concurrent misses of the same key and stamp, and keeps its body', async () => {
+    const bodies = new StampedBodies(1024 * 1024);
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const make = async () => {
+      runs++;
+      await gate;
+      return { body: { n: runs }, extra: null };
+    };
+    const waiting = Array.from({ length: 8 }, () => bodies.build('/search/x', '1', make));
+    release();
+    const built = await Promise.all(waiting);
+    expect(runs).toBe(1);
+    expect(bodies.shared).toBe(7);
+    expect(new Set(built).size).toBe(1);
+    expect(built[0]!.json).toBe('{"n":1}');
+    expect(bodies.get('/search/x', '1')).toBe(built[0]);
+  });
+
+  it('builds again for another stamp or key, and after a build is done', async () => {
+    const bodies = new StampedBodies(1024 * 1024);
+    let runs = 0;
+    const make = async () => ({ body: ++runs, extra: null });
+    await Promise.all([bodies.build('/a', '1', make), bodies.build('/a', '2', make), bodies.build('/b', '1', make)]);
+    expect(runs).toBe(3);
+    await bodies.build('/a', '1', make);
+    expect(runs).toBe(4);
+  });
+
+  it('shares a failure with the requests waiting on it, and tries again on the next miss', async () => {
+    const bodies = new StampedBodies(1024 * 1024);
+    let runs = 0;
+    const failing = async (): Promise<{ body: unknown; extra: null }> => {
+      runs++;
+      await Promise.resolve();
+      throw new Error('no');
+    };
+    const results = await Promise.allSettled([bodies.build('/a', '1', failing), bodies.build('/a', '1', failing)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(runs).toBe(1);
+    await expect(bodies.build('/a', '1', failing)).rejects.toThrow('no');
+    expect(runs).toBe(2);
+    expect(bodies.get('/a', '1')).toBeNull();
   });
 });

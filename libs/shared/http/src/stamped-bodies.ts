@@ -12,6 +12,20 @@ export interface StampedBody<T> {
   readonly extra: T;
   /** When it was built (ms). */
   readonly at: number;
+  /**
+   * When the oldest data it shows was read (ms), when that was before the stamp was: it is served
+   * at most `maxAgeMs` after that. `null`: everything was read after the stamp, so it is exact
+   * while the stamp reads the same, whatever its age.
+   */
+  readonly since: number | null;
+}
+
+/** A body as built, with when the oldest data it shows was read (see {@link StampedBody.since}). */
+export interface BuiltBody<T> {
+  readonly body: unknown;
+  readonly extra: T;
+  /** Default: when it was built. */
+  readonly since?: number | null;
 }
 
 /**
@@ -23,12 +37,18 @@ export interface StampedBody<T> {
  */
 export class StampedBodies<T = null> {
   private readonly entries: LRUCache<string, StampedBody<T>> | null;
+  /** Builds under way, per stamp and key (see {@link build}). */
+  private readonly building = new Map<string, Promise<StampedBody<T>>>();
   hits = 0;
   misses = 0;
+  /** Misses answered by a build another request had started (for the metrics and the tests). */
+  shared = 0;
 
   /**
-   * `maxAgeMs`: a body is served at most this long after it was built, whatever the stamp (for
-   * bodies built from rankings that may lag: search).
+   * `maxAgeMs`: a body is served at most this long after it was built (or after the oldest data it
+   * was built from was read: {@link StampedBody.since}), whatever the stamp (for bodies built from
+   * rankings that may lag: search); a body that says it was built only from data read after the
+   * stamp is served as long as the stamp reads the same.
    */
   constructor(
     maxBytes: number,
@@ -45,7 +65,7 @@ export class StampedBodies<T = null> {
   /** The body kept for `key` built after this very stamp, else null. */
   get(key: string, stamp: string): StampedBody<T> | null {
     const entry = this.entries?.get(key);
-    if (entry && entry.stamp === stamp && this.now() - entry.at < this.maxAgeMs) {
+    if (entry && entry.stamp === stamp && (entry.since === null || this.now() - entry.since < this.maxAgeMs)) {
       this.hits++;
       return entry;
     }
@@ -53,12 +73,36 @@ export class StampedBodies<T = null> {
     return null;
   }
 
-  /** Keeps the body (serialized here) built after `stamp` was read; answers it ready to send. */
-  put(key: string, stamp: string, body: unknown, extra: T): StampedBody<T> {
+  /**
+   * Keeps the body (serialized here) built after `stamp` was read; answers it ready to send.
+   * `since`: see {@link StampedBody.since} (default: now).
+   */
+  put(key: string, stamp: string, body: unknown, extra: T, since?: number | null): StampedBody<T> {
     const json = JSON.stringify(body);
-    const entry: StampedBody<T> = { stamp, json, hash: hashOf(json), extra, at: this.now() };
+    const at = this.now();
+    const entry: StampedBody<T> = { stamp, json, hash: hashOf(json), extra, at, since: since === undefined ? at : since };
     this.entries?.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Builds and keeps the body of `key` after `stamp` was read, once for every request that misses
+   * it meanwhile: concurrent misses of the same key and stamp wait for the build the first one
+   * started (and share its failure), instead of each running the same queries at once (a hot
+   * answer expiring under load is asked for by every connection within milliseconds).
+   */
+  build(key: string, stamp: string, make: () => Promise<BuiltBody<T>>): Promise<StampedBody<T>> {
+    const flight = `${stamp}\n${key}`;
+    const under = this.building.get(flight);
+    if (under) {
+      this.shared++;
+      return under;
+    }
+    const built = make()
+      .then(({ body, extra, since }) => this.put(key, stamp, body, extra, since))
+      .finally(() => this.building.delete(flight));
+    this.building.set(flight, built);
+    return built;
   }
 }
 
@@ -74,11 +118,17 @@ export interface StampSource {
 
 /**
  * Answers a GET from the kept body of its URL when the stamp still reads the same, else builds,
- * keeps and answers it (`?pretty` answers are built each time and not kept).
+ * keeps and answers it, one build for all the requests that miss it at once (`?pretty` answers
+ * are built each time and not kept).
  */
 export async function serveStamped(bodies: StampedBodies, stamps: StampSource, req: Request, build: () => Promise<unknown>): Promise<unknown> {
-  if (!bodies.enabled || wantsPretty(req)) return build();
+  return serveStampedSince(bodies, stamps, req, async () => ({ body: await build() }));
+}
+
+/** {@link serveStamped} for builds that tell how old what they read is ({@link StampedBody.since}). */
+export async function serveStampedSince(bodies: StampedBodies, stamps: StampSource, req: Request, build: () => Promise<{ body: unknown; since?: number | null }>): Promise<unknown> {
+  if (!bodies.enabled || wantsPretty(req)) return (await build()).body;
   const stamp = await stamps.current();
   const key = req.originalUrl;
-  return answerOf(bodies.get(key, stamp) ?? bodies.put(key, stamp, await build(), null));
+  return answerOf(bodies.get(key, stamp) ?? (await bodies.build(key, stamp, async () => ({ ...(await build()), extra: null }))));
 }

@@ -46,4 +46,15 @@ describe('RankingCache', () => {
     off.set('x', 1);
     expect(off.get('x')).toBeUndefined();
   });
+
+  it('reads an entry with when it was set, until it expires', () => {
+    let now = 500;
+    const cache = new RankingCache<string>(1000, 2, () => now);
+    cache.set('q', 'ranking');
+    now = 1200;
+    expect(cache.read('q')).toEqual({ value: 'ranking', at: 500 });
+    now = 1500;
+    expect(cache.read('q')).toBeUndefined();
+    expect([cache.hits, cache.misses]).toEqual([1, 1]);
+  });
 });

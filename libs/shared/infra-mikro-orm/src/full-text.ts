@@ -58,6 +58,11 @@ export class RankingCache<T> {
   }
 
   get(key: string): T | undefined {
+    return this.read(key)?.value;
+  }
+
+  /** The live entry of `key` with when it was set (ms, the cache's clock), or undefined. */
+  read(key: string): { readonly value: T; readonly at: number } | undefined {
     const entry = this.entries.peek(key);
     if (!entry) {
       this.misses++;
@@ -69,7 +74,7 @@ export class RankingCache<T> {
       return undefined;
     }
     this.hits++;
-    return entry.value;
+    return entry;
   }
 
   set(key: string, value: T): void {

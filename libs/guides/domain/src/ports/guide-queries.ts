@@ -146,9 +146,13 @@ export interface GuideSuggestions {
   readonly results: GuideSummaryView[];
   /** Guides whose head holds the prefixes (the results may add some matching only in their steps). */
   readonly matches: number;
+  /** When the ranking (ms since the epoch) was computed, when it was kept from an earlier query; absent: computed for this one. */
+  readonly rankedAt?: number;
 }
 
 export interface GuideSearchResult {
   readonly total: number;
   readonly results: (GuideSummaryView & { readonly rank: number })[];
+  /** When the order and total (ms since the epoch) were computed, when kept from an earlier query; absent: computed for this one. */
+  readonly rankedAt?: number;
 }

@@ -206,7 +206,8 @@ export class MikroOrmGuideQueries extends GuideQueries {
     if (types && !types.length) return { total: 0, results: [] };
     const end = page.offset + page.limit;
     const key = JSON.stringify([text, types ?? null]);
-    const kept = SEARCH_RANKINGS.get(key);
+    const keptEntry = SEARCH_RANKINGS.read(key);
+    const kept = keptEntry?.value;
     if (kept && (kept.top.length >= end || kept.top.length >= kept.headTotal)) {
       let hits: [number, number][] = kept.top.slice(page.offset, end);
       if (end > kept.headTotal && kept.total > kept.headTotal) {
@@ -215,7 +216,7 @@ export class MikroOrmGuideQueries extends GuideQueries {
       }
       const rows = hits.length ? await this.ordered(hits.map(([id]) => id), LISTED) : [];
       const rankOf = new Map(hits);
-      return { total: kept.total, results: rows.map((row) => ({ ...row, rank: rankOf.get(row.guideid)! })) };
+      return { total: kept.total, results: rows.map((row) => ({ ...row, rank: rankOf.get(row.guideid)! })), rankedAt: keptEntry!.at };
     }
     const found = await this.rankPage(text, Math.max(end, RANKING_WINDOW), page, types);
     if (found.ranking.total >= CACHED_MATCHES) SEARCH_RANKINGS.set(key, found.ranking);
@@ -278,8 +279,8 @@ export class MikroOrmGuideQueries extends GuideQueries {
     const prefixes = prefixTsQuery(query);
     if (prefixes === null || limit < 1) return { results: [], matches: 0 };
     const key = JSON.stringify([prefixes, limit]);
-    const kept = SUGGEST_RANKINGS.get(key);
-    if (kept) return { results: kept.ids.length ? await this.ordered(kept.ids, LISTED) : [], matches: kept.matches };
+    const kept = SUGGEST_RANKINGS.read(key);
+    if (kept) return { results: kept.value.ids.length ? await this.ordered(kept.value.ids, LISTED) : [], matches: kept.value.matches, rankedAt: kept.at };
     // One statement: the heads' ranking, the step-only matches when fewer than `limit` heads
     // match, and the rows.
     const [row] = await this.em.execute<{ matches: number; rows: SummaryRow[] | null }[]>(
