@@ -98,18 +98,33 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
+/** Whether a process is an offline archive build (the API's child running `cli.js archive:build`). */
+export function isArchiveBuild(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('archive:build');
+  } catch {
+    return false;
+  }
+}
+
 export interface RssPeak {
-  /** Largest resident set of any one process of the tree (MB). */
+  /** Largest resident set of any one process of the tree but archive builds (MB): the API's own. */
   readonly maxProcessMb: number;
-  /** Largest sum over the tree at one sample (MB). */
+  /** Largest sum over the tree but archive builds at one sample (MB). */
   readonly maxTotalMb: number;
+  /** Largest resident set of an archive build's process (MB; 0 when none ran meanwhile). */
+  readonly archiveBuildMb: number;
   readonly processes: number;
 }
 
-/** Samples the resident set of a process tree every `everyMs` until stopped. */
+/**
+ * Samples the resident set of a process tree every `everyMs` until stopped. The API's archive
+ * builds run in child processes of their own: their figure is kept apart, so the API's is its own.
+ */
 export class RssSampler {
   private maxProcessKb = 0;
   private maxTotalKb = 0;
+  private archiveBuildKb = 0;
   private processes = 0;
   private readonly timer: NodeJS.Timeout;
 
@@ -124,26 +139,39 @@ export class RssSampler {
   private sample(): void {
     const pids = processTree(this.pid);
     let total = 0;
+    let counted = 0;
     for (const pid of pids) {
       const kb = statusKb(pid, 'VmRSS');
+      if (pid !== this.pid && isArchiveBuild(pid)) {
+        this.archiveBuildKb = Math.max(this.archiveBuildKb, kb);
+        continue;
+      }
       total += kb;
+      counted++;
       this.maxProcessKb = Math.max(this.maxProcessKb, kb);
     }
     this.maxTotalKb = Math.max(this.maxTotalKb, total);
-    this.processes = Math.max(this.processes, pids.length);
+    this.processes = Math.max(this.processes, counted);
   }
 
   stop(): RssPeak {
     clearInterval(this.timer);
     this.sample();
-    return { maxProcessMb: Math.round(this.maxProcessKb / 1024), maxTotalMb: Math.round(this.maxTotalKb / 1024), processes: this.processes };
+    const mb = (kb: number) => Math.round(kb / 1024);
+    return { maxProcessMb: mb(this.maxProcessKb), maxTotalMb: mb(this.maxTotalKb), archiveBuildMb: mb(this.archiveBuildKb), processes: this.processes };
   }
 }
 
-/** The kernel's own high-water mark of the resident set (MB): the largest of the process and its descendants. */
+/**
+ * The kernel's own high-water mark of the resident set (MB): the largest of the process and its
+ * descendants but archive builds (a build's child has ended by then, or is not the API's memory).
+ */
 export function highWaterMb(pid: number): number {
-  return Math.round(Math.max(...processTree(pid).map((p) => statusKb(p, 'VmHWM'))) / 1024);
+  return Math.round(Math.max(...processTree(pid).filter((p) => p === pid || !isArchiveBuild(p)).map((p) => statusKb(p, 'VmHWM'))) / 1024);
 }
+
+/** The process and its descendants but archive builds (a build's CPU is not a request's). */
+const serving = (root: number): number[] => processTree(root).filter((pid) => pid === root || !isArchiveBuild(pid));
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -173,7 +201,7 @@ export class CpuMeter {
     private readonly root: number,
     private readonly backends: () => Promise<number[]>,
   ) {
-    this.tree = new Map(processTree(root).map((pid) => [pid, cpuMs(pid)]));
+    this.tree = new Map(serving(root).map((pid) => [pid, cpuMs(pid)]));
   }
 
   static async start(root: number, backends: () => Promise<number[]>): Promise<CpuMeter> {
@@ -185,7 +213,7 @@ export class CpuMeter {
   /** CPU ms used since the start: by the process tree, and by the database backends. */
   async stop(): Promise<{ processMs: number; databaseMs: number }> {
     let processMs = 0;
-    for (const pid of new Set([...this.tree.keys(), ...processTree(this.root)])) processMs += Math.max(0, cpuMs(pid) - (this.tree.get(pid) ?? 0));
+    for (const pid of new Set([...this.tree.keys(), ...serving(this.root)])) processMs += Math.max(0, cpuMs(pid) - (this.tree.get(pid) ?? 0));
     let databaseMs = 0;
     for (const pid of await this.backends()) databaseMs += Math.max(0, cpuMs(pid) - (this.db.get(pid) ?? 0));
     return { processMs, databaseMs };

@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ArchiveModule } from '@rc/archive-http';
+import { ArchiveModule, type ArchiveBuildProcess } from '@rc/archive-http';
 import { CatalogApiModule, CategoryGuides } from '@rc/catalog-http';
 import { CommunityApiModule } from '@rc/community-http';
 import { GuideQueries } from '@rc/guides-domain';
@@ -37,6 +38,8 @@ export interface AppModuleOptions {
   readonly identity?: IdentityModuleOptions;
   /** Sees every SQL statement (tests count queries per request with it). */
   readonly onQuery?: (sql: string) => void;
+  /** The scheduled archive build's process; default: this build's `cli.js archive:build` with this process's environment. */
+  readonly archiveBuild?: Partial<ArchiveBuildProcess>;
 }
 
 @Module({})
@@ -72,7 +75,7 @@ export class AppModule {
           { imports: [guides], provider: { provide: CategoryGuides, inject: [GuideQueries, GuideReader], useFactory: (q: GuideQueries, r: GuideReader) => new GuidesOfCategory(q, r) } },
         ),
         SearchApiModule.register(guides),
-        ArchiveModule.register({ ...config, renderer }, guides),
+        ArchiveModule.register({ ...config, renderer, buildProcess: { entry: fileURLToPath(new URL('./cli.js', import.meta.url)), args: ['archive:build'], env: { ...process.env, DATABASE_URL: options.databaseUrl }, maxOldSpaceMb: config.archiveBuildHeapMb, ...options.archiveBuild } }, guides),
         TeamsApiModule.register(config),
         CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, media]),
         JobsModule,

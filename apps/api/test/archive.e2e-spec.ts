@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { readZip } from './support/zip.js';
-import { ArchiveBuilder, ArchiveNotBuiltError, ArchiveScheduler, ArchiveStore } from '@rc/archive-http';
+import { ArchiveBuilder, ArchiveNotBuiltError, ArchiveScheduler, ArchiveStore, buildInChild } from '@rc/archive-http';
 import { runCli, type CliIo } from '../src/cli/run-cli.js';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
-import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
+import { DEMO_ACCOUNTS, startTestApi, testArchiveBuild, type TestApi } from './support/test-api.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const registerTypescript = fileURLToPath(new URL('../../../libs/archive/http/src/testing/register-typescript.mjs', import.meta.url));
@@ -36,6 +36,16 @@ async function eventually<T>(what: string, check: () => Promise<T>, ms = 60_000)
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Whether a process of this id exists. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -337,7 +347,8 @@ describe('the offline oManual archive', () => {
       const older = await unzip((await download(`/archives/omanual/${after[1]!.name}`)).body);
       expect([...older.values()].some((xml) => xml.includes('Descale it, take 2.'))).toBe(true);
       expect((await files()).filter((f) => f.endsWith('.zip'))).toHaveLength(3);
-    }, 60_000);
+      // Each build starts a child process (from the TypeScript sources here): seconds each.
+    }, 240_000);
 
     it('a fresh server builds its first archive at start, in the background, and its 404s say when one will exist', async () => {
       const freshDir = await mkdtemp(join(tmpdir(), 'archives-first-'));
@@ -345,7 +356,7 @@ describe('the offline oManual archive', () => {
       const fresh = await startTestApi({ ARCHIVE_DIR: freshDir, ARCHIVE_CHECK_SECONDS: '600' });
       try {
         const messages: string[] = [];
-        const deadline = Date.now() + 30_000;
+        const deadline = Date.now() + 120_000;
         let status = 0;
         while (Date.now() < deadline) {
           const res = await fresh.request('GET', '/archives/omanual');
@@ -357,34 +368,60 @@ describe('the offline oManual archive', () => {
         expect(status).toBe(200);
         for (const message of messages) expect(message).toMatch(/^No offline archive has been built yet: (the first one is being built|the server builds one when it finds the content changed, next at \d{4}-)/);
         expect(fresh.logs.some((l) => l['msg'] === 'no archive yet: building the first one in the background')).toBe(true);
+        // Built in a child process, which has ended.
+        const built = (await eventually('the build to be logged', async () => fresh.logs.find((l) => l['msg'] === 'archive built')))!;
+        expect(built).toMatchObject({ pid: expect.any(Number), peakRssMb: expect.any(Number) });
+        expect(built['pid']).not.toBe(process.pid);
+        expect(isRunning(built['pid'] as number)).toBe(false);
       } finally {
         await fresh.close();
         await rm(freshDir, { recursive: true, force: true });
       }
-    }, 60_000);
+    }, 180_000);
 
-    it('while the first build runs, the schedule (and so the 404) tells how far it is', async () => {
+    it('a scheduled build runs in a child process: the schedule (and so the 404) tells how far it is, and stopping kills it and removes its partial file', async () => {
       const scheduler = api.running.app.get(ArchiveScheduler);
-      const realBuilder = api.running.app.get(ArchiveBuilder);
-      const emptyDir = await mkdtemp(join(tmpdir(), 'archives-progress-'));
-      const seen: ReturnType<ArchiveScheduler['schedule']>[] = [];
-      let probe: ArchiveScheduler | null = null;
-      const builder = Object.assign(Object.create(realBuilder) as ArchiveBuilder, {
-        build: (options: Parameters<ArchiveBuilder['build']>[0] = {}) =>
-          realBuilder.build({ ...options, afterDocument: (written: number) => void (written === 3 && seen.push(probe!.schedule())) }),
-      });
-      probe = new ArchiveScheduler(builder, new ArchiveStore(emptyDir), { info: () => undefined, error: () => undefined } as never);
+      const builder = api.running.app.get(ArchiveBuilder);
+      const heldDir = await mkdtemp(join(tmpdir(), 'archives-held-'));
+      // A previous archive: the latest one, recorded as built from older content, so a build is due.
+      const previous = (await new ArchiveStore(dir).latest())!;
+      await copyFile(previous.path, join(heldDir, previous.name));
+      const sidecar = JSON.parse(await readFile(`${previous.path}.json`, 'utf8')) as Record<string, unknown>;
+      await writeFile(join(heldDir, `${previous.name}.json`), JSON.stringify({ ...sidecar, contentVersion: 'older' }));
+      const store = new ArchiveStore(heldDir);
+      const spec = { ...testArchiveBuild({ DATABASE_URL: api.db.url, ARCHIVE_DIR: heldDir, MEDIA_DIR: mediaDir, LOG_LEVEL: 'silent' }), args: ['archive:build'], maxOldSpaceMb: 256 };
+      // The child holds after its third document, until it is killed.
+      const probe = new ArchiveScheduler(builder, store, { info: () => undefined, error: () => undefined } as never, (options) => buildInChild(spec, store, { ...options, holdAfter: 3 }));
       try {
         expect(probe.schedule()).toEqual({ state: 'off' });
-        await probe.runOnce();
-        expect(seen).toEqual([{ state: 'building', done: 3, total: expect.any(Number), eta: expect.any(String) }]);
-        expect(ArchiveNotBuiltError.when(seen[0]!)).toMatch(/^the first one is being built \(3 of \d+ documents written, about .+ left\)/);
+        const check = probe.runOnce();
+        const held = (await eventually('the child to hold after 3 documents', async () => {
+          const schedule = probe.schedule();
+          return schedule.state === 'building' && schedule.done === 3 ? schedule : null;
+        }))!;
+        expect(held).toEqual({ state: 'building', done: 3, total: expect.any(Number), eta: expect.any(String) });
+        expect(ArchiveNotBuiltError.when(held)).toMatch(/^the first one is being built \(3 of \d+ documents written, about .+ left\)/);
+        const pid = probe.buildPid!;
+        expect(pid).toEqual(expect.any(Number));
+        expect(pid).not.toBe(process.pid);
+        expect(isRunning(pid)).toBe(true);
+        // The child writes the partial file (named by its pid), not this process.
+        expect((await readdir(heldDir)).filter((f) => f.endsWith('.partial'))).toEqual([expect.stringMatching(new RegExp(`^\\.omanual-${pid}-`))]);
+
+        await probe.stop();
+        await check;
+        expect(isRunning(pid)).toBe(false);
         expect(probe.schedule()).toEqual({ state: 'off' });
+        expect(probe.buildPid).toBeNull();
+        // Nothing of the killed build is left; the previous archive is still the one served.
+        expect((await readdir(heldDir)).sort()).toEqual([previous.name, `${previous.name}.json`]);
+        expect((await store.latest())!.etag).toBe(previous.etag);
       } finally {
-        await rm(emptyDir, { recursive: true, force: true });
+        await probe.stop();
+        await rm(heldDir, { recursive: true, force: true });
       }
       expect(scheduler.schedule()).toEqual({ state: 'off' });
-    }, 60_000);
+    }, 90_000);
 
     it('the server checks on a timer (ARCHIVE_CHECK_SECONDS) and builds an archive without any request', async () => {
       const timerDir = await mkdtemp(join(tmpdir(), 'archives-timer-'));
@@ -392,7 +429,7 @@ describe('the offline oManual archive', () => {
       try {
         // The file is renamed into place before the build's log line is written: wait for both.
         const built = () => timed.logs.some((l) => l['msg'] === 'archive built');
-        const deadline = Date.now() + 20_000;
+        const deadline = Date.now() + 120_000;
         while (Date.now() < deadline && !(built() && (await readdir(timerDir)).some((f) => f.endsWith('.zip')))) await new Promise((r) => setTimeout(r, 200));
         expect((await readdir(timerDir)).filter((f) => f.endsWith('.zip'))).toHaveLength(1);
         expect(built()).toBe(true);
@@ -401,7 +438,7 @@ describe('the offline oManual archive', () => {
         await timed.close();
         await rm(timerDir, { recursive: true, force: true });
       }
-    }, 60_000);
+    }, 180_000);
   });
 
   describe('crash safety', () => {

@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../database.js';
 import { createLogger, NestPinoLogger } from '../logger.js';
 import { migrate } from '../provisioning.js';
-import { ArchiveBuilder, duration, LineProgress, TerminalProgress } from '@rc/archive-http';
+import { ArchiveBuilder, buildForParent, duration, LineProgress, TerminalProgress } from '@rc/archive-http';
 import { GuideEventRelay } from '../events/guide-event-relay.js';
 import { GuideBodyBuilder } from '@rc/guides-http';
 import { ReputationQueries } from '@rc/reputation-domain';
@@ -70,7 +70,8 @@ const COMMANDS: Record<string, Command> = {
     summary: 'build the offline oManual archive now (progress on standard error; the peak memory used at the end)',
     async run(ctx, _args, { out, err }) {
       const progress = process.stderr.isTTY ? new TerminalProgress(process.stderr) : new LineProgress(err);
-      const { archive, guides, categories, mediaFiles, ms } = await ctx.get(ArchiveBuilder).build({ progress });
+      const builder = ctx.get(ArchiveBuilder);
+      const { archive, guides, categories, mediaFiles, ms } = await (buildForParent(builder) ?? builder.build({ progress }));
       out(`built ${archive.name}: ${guides} guides, ${categories} categories, ${mediaFiles} media files, ${(archive.size / 1048576).toFixed(1)} MiB in ${duration(ms)}`);
       out(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
     },

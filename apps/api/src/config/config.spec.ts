@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       eventDelivery: true,
       archiveDir: '.data/archives',
       archiveCheckSeconds: 600,
+      archiveBuildHeapMb: 256,
       media: {
         store: { kind: 'local', dir: '.data/media' },
         publicBaseUrl: null,

@@ -43,6 +43,8 @@ export interface AppConfig {
   readonly archiveDir: string;
   /** Seconds between checks for changed content that rebuild the archive in the server (0 = never). */
   readonly archiveCheckSeconds: number;
+  /** The heap limit (MB) of the child process a scheduled archive build runs in. */
+  readonly archiveBuildHeapMb: number;
   /** `GET /api/2.0/metrics` asks for `Authorization: Bearer <this>` when set. */
   readonly metricsToken: string | null;
   /** Seconds between the readiness probe turning 503 at a shutdown and the server refusing connections. */
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),
     archiveDir: read('ARCHIVE_DIR') ?? `${read('DATA_DIR') ?? '.data'}/archives`,
     archiveCheckSeconds: int('ARCHIVE_CHECK_SECONDS', 600, 0, 7 * 24 * 3600),
+    archiveBuildHeapMb: int('ARCHIVE_BUILD_HEAP_MB', 256, 64, 16384),
     metricsToken: metricsToken ?? null,
     shutdownDelaySeconds: int('SHUTDOWN_DELAY_SECONDS', 0, 0, 300),
     media: readMediaConfig(env, read('DATA_DIR') ?? '.data', problems),

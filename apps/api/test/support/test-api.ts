@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DEFAULT_IDENTITY_POLICY } from '@rc/identity-domain';
 import { createTestDatabase, type TestDatabase } from '@rc/shared-infra-mikro-orm/testing';
@@ -85,6 +86,12 @@ export interface TestServer {
  */
 const TEST_DEFAULTS: Record<string, string> = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'info', ARCHIVE_CHECK_SECONDS: '0', MEDIA_WORKER_CONCURRENCY: '0', WEBHOOK_SWEEP_SECONDS: '3600', VIEW_FLUSH_SECONDS: '3600' };
 
+const cliSource = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const registerTypescript = fileURLToPath(new URL('../../../../libs/archive/http/src/testing/register-typescript.mjs', import.meta.url));
+
+/** A scheduled archive build runs the CLI from its TypeScript sources, with the test server's configuration. */
+export const testArchiveBuild = (env: Record<string, string>) => ({ entry: cliSource, execArgv: ['--import', registerTypescript], env: { ...process.env, ...env } });
+
 /**
  * Starts the real API (the production start path) on a database of its own and an ephemeral port.
  * `env` holds configuration variables as an operator would set them.
@@ -111,7 +118,8 @@ export async function startTestApi(env: Record<string, string> = {}, options: St
   let running: RunningApi;
   try {
     const identity = { argon2: TEST_ARGON2, ...options.identity, policy: { throttle: TEST_THROTTLE, ...options.identity?.policy } };
-    running = await startApi(config, logger, { ...options, identity });
+    const archiveBuild = testArchiveBuild({ ...TEST_DEFAULTS, MEDIA_DIR: mediaDir, ...env, DATABASE_URL: db.url });
+    running = await startApi(config, logger, { archiveBuild, ...options, identity });
   } catch (error) {
     await db.drop();
     throw error;

@@ -155,7 +155,7 @@ export class ArchiveBuilder {
     const counts = await source.counts();
     const pending = await store.begin();
     const hash = createHash('sha256');
-    const zip = new ArchiveZip();
+    const zip = new ArchiveZip(pending.directoryPath);
     const file = createWriteStream(pending.path, { flags: 'wx' });
     const written = pipeline(
       zip.output,
@@ -279,7 +279,7 @@ export class ArchiveBuilder {
     const { store, clock } = this.deps;
     const started = clock.now();
     const scratch = await store.scratch();
-    const zip = new ArchiveZip();
+    const zip = new ArchiveZip(scratch.directoryPath);
     const written = pipeline(zip.output, out);
     written.catch(() => undefined); // awaited below; a failure also surfaces through the entries
     const manifest = new ManifestWriter(scratch.manifestPath, scratch.mediaListPath, this.deps.baseUrl, started, kind);

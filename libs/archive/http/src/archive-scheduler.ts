@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ArchiveBuilder } from './archive-builder.js';
+import type { ChildBuildOptions, ChildBuildResult } from './archive-child.js';
 import { eta, type ArchiveProgress } from './archive-progress.js';
 import type { ArchiveStore } from './archive-store.js';
 
@@ -25,19 +26,25 @@ class BuildCount implements ArchiveProgress {
   }
 }
 
+/** Runs one build out of this process (buildInChild with the configured process). */
+export type RunArchiveBuild = (options: ChildBuildOptions) => Promise<ChildBuildResult>;
+
 /**
- * Rebuilds the archive in the running server when the content changed: at start when no archive
- * exists yet (a fresh service has one minutes after its first start), then every interval it reads
- * the content version (a few index and sequence reads) and compares it with the one the latest
- * archive was built from; only a difference starts a build. Never inside a request; one build at
- * a time; stopping aborts a build in progress (its partial file is removed, the previous archive
- * stays served).
+ * Rebuilds the archive when the server's content changed: at start when no archive exists yet (a
+ * fresh service has one minutes after its first start), then every interval it reads the content
+ * version (a few index and sequence reads) and compares it with the one the latest archive was
+ * built from; only a difference starts a build. The build runs in a child process with a heap of
+ * its own (`run`), followed over IPC, so the server's heap and caches stay the requests'. Never
+ * inside a request; one build at a time; stopping kills a build in progress (its partial file is
+ * removed, the previous archive stays served).
  */
 export class ArchiveScheduler {
   private timer: NodeJS.Timeout | null = null;
   private check: Promise<void> | null = null;
   private abort: AbortController | null = null;
   private building: BuildCount | null = null;
+  private pid: number | null = null;
+  private stopped = false;
   private intervalMs = 0;
   private lastTick = 0;
 
@@ -45,7 +52,13 @@ export class ArchiveScheduler {
     private readonly builder: ArchiveBuilder,
     private readonly store: ArchiveStore,
     private readonly logger: Logger,
+    private readonly run: RunArchiveBuild,
   ) {}
+
+  /** The process id of the build in progress, if any. */
+  get buildPid(): number | null {
+    return this.pid;
+  }
 
   /**
    * A first build now, in the background, when no archive exists; then a check every interval.
@@ -89,21 +102,31 @@ export class ArchiveScheduler {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopped = true;
     this.abort?.abort(new Error('the server is stopping'));
     await this.check;
   }
 
   private async checkAndBuild(): Promise<void> {
     try {
-      if (this.builder.isRunning) return;
       const [version, latest] = await Promise.all([this.builder.contentVersion(), this.store.latest()]);
-      if (latest && latest.contentVersion === version) return;
+      if ((latest && latest.contentVersion === version) || this.stopped) return;
       this.logger.info({ context: 'archive', from: latest?.contentVersion ?? null, to: version }, 'content changed: building the archive');
       this.abort = new AbortController();
       this.building = new BuildCount();
-      const result = await this.builder.build({ signal: this.abort.signal, progress: this.building });
+      const result = await this.run({ signal: this.abort.signal, progress: this.building, onStart: (pid) => (this.pid = pid) });
       this.logger.info(
-        { context: 'archive', archive: result.archive.name, guides: result.guides, categories: result.categories, mediaFiles: result.mediaFiles, bytes: result.archive.size, ms: result.ms },
+        {
+          context: 'archive',
+          archive: result.archive.name,
+          guides: result.guides,
+          categories: result.categories,
+          mediaFiles: result.mediaFiles,
+          bytes: result.archive.size,
+          ms: result.ms,
+          pid: result.pid,
+          peakRssMb: result.peakRssMb,
+        },
         'archive built',
       );
     } catch (error) {
@@ -112,6 +135,7 @@ export class ArchiveScheduler {
     } finally {
       this.abort = null;
       this.building = null;
+      this.pid = null;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { WikiRenderer } from '@rc/shared-http';
+import type { ArchiveBuildProcess } from './archive-child.js';
 
 /** What the archive reads of the service's configuration, and the wiki renderer the app shares. */
 export interface ArchiveSettings {
@@ -8,6 +9,8 @@ export interface ArchiveSettings {
   readonly renderer: WikiRenderer;
   /** Incremental archives (`GET /archives/omanual?since=`) streamed at once by a process (default 2); more answer 429. */
   readonly changesConcurrency?: number;
+  /** The process a scheduled build runs in (the CLI's `archive:build`, with its own heap limit). */
+  readonly buildProcess: ArchiveBuildProcess;
 }
 
 export const ARCHIVE_SETTINGS = Symbol('ArchiveSettings');

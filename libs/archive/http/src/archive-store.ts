@@ -150,6 +150,18 @@ export class ArchiveStore {
     }
   }
 
+  /** Removes the partial files of a build process that ended without committing (its pid names them). */
+  async discardPartialsOf(pid: number): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return;
+    }
+    const prefix = `.omanual-${pid}-`;
+    for (const name of names) if (name.startsWith(prefix) && name.includes('.partial')) await rm(this.pathOf(name), { force: true });
+  }
+
   private async removeStalePartials(): Promise<void> {
     const now = Date.now();
     for (const name of await readdir(this.dir)) {
@@ -189,6 +201,11 @@ export class PendingArchive {
     return `${this.path}.media`;
   }
 
+  /** The side file the ZIP's central directory is gathered in (ArchiveZip). */
+  get directoryPath(): string {
+    return `${this.path}.directory`;
+  }
+
   commit(sidecar: Omit<Sidecar, 'builtAt'>, builtAt: Date): Promise<ArchiveInfo> {
     return this.store.commit(this.path, sidecar, builtAt);
   }
@@ -198,6 +215,7 @@ export class PendingArchive {
     await rm(this.path, { force: true });
     await rm(this.manifestPath, { force: true });
     await rm(this.mediaListPath, { force: true });
+    await rm(this.directoryPath, { force: true });
     await rm(`${this.path}.json`, { force: true });
   }
 }

@@ -10,14 +10,16 @@ import { Clock } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import { ARCHIVE_SETTINGS, type ArchiveSettings } from './archive-settings.js';
 import { ArchiveBuilder } from './archive-builder.js';
+import { buildInChild } from './archive-child.js';
 import { ArchiveScheduler } from './archive-scheduler.js';
 import { ArchiveSource } from './archive-source.js';
 import { ArchiveStore } from './archive-store.js';
 import { ArchivesController } from './archives.controller.js';
 
 /**
- * The offline archive: its store on disk, the builder (used by `archive:build` and the scheduled
- * rebuild), the scheduler (started by a server once migrated, never by the CLI) and the download routes. Guides are
+ * The offline archive: its store on disk, the builder (used by `archive:build`, which the scheduled
+ * rebuild runs in a child process), the scheduler (started by a server once migrated, never by the
+ * CLI) and the download routes. Guides are
  * read through the guides module's ports; categories through the catalog's own reader (the body
  * of `GET /categories/{name}`), looked up in the container; images and their files through the
  * media context's published contracts (its module is global).
@@ -60,7 +62,11 @@ export class ArchiveModule implements OnModuleDestroy {
           },
           [MikroORM, ArchiveSource, ArchiveStore, GuideRepository, GuideQueries, UserSummaries, MediaImages, MediaImageFiles, Clock, ModuleRef, ReadGuideTranslation],
         ),
-        factory(ArchiveScheduler, (builder: ArchiveBuilder, store: ArchiveStore, logger: Logger) => new ArchiveScheduler(builder, store, logger), [ArchiveBuilder, ArchiveStore, LOGGER]),
+        factory(
+          ArchiveScheduler,
+          (builder: ArchiveBuilder, store: ArchiveStore, logger: Logger) => new ArchiveScheduler(builder, store, logger, (options) => buildInChild(settings.buildProcess, store, options)),
+          [ArchiveBuilder, ArchiveStore, LOGGER],
+        ),
       ],
       exports: [ArchiveBuilder, ArchiveStore, ArchiveScheduler],
     };

@@ -3,6 +3,7 @@
 export * from './archive.module.js';
 export * from './archive-settings.js';
 export * from './archive-builder.js';
+export * from './archive-child.js';
 export * from './archive-progress.js';
 export * from './archive-scheduler.js';
 export * from './archive-store.js';
