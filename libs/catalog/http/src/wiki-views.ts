@@ -9,9 +9,9 @@ export class WikiViewCounter extends ViewCounter {}
 export class WikiViewFlushing extends ViewFlushing {}
 
 /**
- * The `views` a page's body shows: the stored total, read again once per window of `refreshMs`
- * (windows of wall-clock time, so instances behind one gateway change their pages' bytes at about
- * the same moments; 0: read on every request). Stored totals grow with every flush (every few
+ * The `views` a page's body shows: the stored total (read with the rest of the page), taken once
+ * per window of `refreshMs` (windows of wall-clock time, so instances behind one gateway change
+ * their pages' bytes at about the same moments; 0: the total of every read). Stored totals grow with every flush (every few
  * seconds under traffic); shown as they come, they would change a page's bytes and ETag each time,
  * and a client or gateway revalidating its copy would rarely get a 304. So a body's `views` may be
  * up to `refreshMs` behind the stored total, as an anonymous guide body's may
@@ -21,7 +21,6 @@ export class ShownWikiViews {
   private readonly shown: LRUCache<number, { readonly views: number; readonly window: number }>;
 
   constructor(
-    private readonly read: (pageId: number) => Promise<number>,
     private readonly refreshMs: number,
     private readonly now: () => number = Date.now,
     maxPages = 20_000,
@@ -34,14 +33,17 @@ export class ShownWikiViews {
     return this.refreshMs > 0 ? Math.floor(this.now() / this.refreshMs) : null;
   }
 
-  async of(pageId: number): Promise<number> {
+  /**
+   * The views to show, given the stored total just read with the rest of the page: the total this
+   * window already shows when there is one, else this one (then shown for the rest of the window).
+   */
+  settle(pageId: number, stored: number): number {
     const window = this.window();
-    if (window === null) return this.read(pageId);
+    if (window === null) return stored;
     const kept = this.shown.get(pageId);
     if (kept?.window === window) return kept.views;
-    const views = await this.read(pageId);
-    this.shown.set(pageId, { views, window });
-    return views;
+    this.shown.set(pageId, { views: stored, window });
+    return stored;
   }
 }
 
