@@ -34,4 +34,21 @@ describe('BatchedLookup', () => {
     fail = false;
     expect((await lookup.of([1])).get(1)).toBe(1);
   });
+
+  it('shares a lookup only between calls of the same route (the server their statements go to)', async () => {
+    let route = 'primary';
+    const lookup = new BatchedLookup<number>(
+      async (ids) => new Map(ids.map((id) => [id, id])),
+      () => route,
+    );
+    const onPrimary = lookup.of([1]);
+    route = 'replica 0';
+    const onReplica = lookup.of([2]);
+    route = 'primary';
+    const again = lookup.of([3]);
+    await Promise.all([onPrimary, onReplica, again]);
+    expect((await onPrimary).has(3)).toBe(true);
+    expect((await onReplica).has(1)).toBe(false);
+    expect(lookup.lookups).toBe(2);
+  });
 });

@@ -32,7 +32,7 @@ import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 import { ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
-import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
+import { ContentStampReader, currentReadScope } from '@rc/shared-infra-mikro-orm';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -109,7 +109,9 @@ export class CatalogApiModule implements OnModuleInit {
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation, s: ShownWikiViews) => new WikiReader(v, q, g, settings.renderer, settings, u, i, tr, s),
+          (v: ViewWiki, q: WikiQueries, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation, s: ShownWikiViews) =>
+            // Page builds share their user and image lookups only with builds reading the same server.
+            new WikiReader(v, q, g, settings.renderer, settings, u, i, tr, s, () => currentReadScope()?.replica ?? null),
           [ViewWiki, WikiQueries, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation, ShownWikiViews],
         ),
       ],

@@ -83,9 +83,11 @@ export class WikiReader {
     private readonly translations: ReadWikiTranslation | null = null,
     /** The views pages show (see ShownWikiViews); by default the stored total read with each body. */
     private readonly views: Pick<ShownWikiViews, 'settle'> = { settle: (_pageId, stored) => stored },
+    /** The server the current request's statements go to (see BatchedLookup); by default one for all. */
+    routeOf: () => unknown = () => null,
   ) {
-    this.pageUsers = new BatchedLookup((ids) => this.users.of(ids, { standings: true }));
-    this.pageImages = new BatchedLookup((ids) => this.images.objects(ids));
+    this.pageUsers = new BatchedLookup((ids) => this.users.of(ids, { standings: true }), routeOf);
+    this.pageImages = new BatchedLookup((ids) => this.images.objects(ids), routeOf);
   }
 
   async present(page: WikiPage, viewer: Caller | null) {
