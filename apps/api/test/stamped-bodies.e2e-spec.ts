@@ -116,6 +116,26 @@ describe('lists and pages kept with the content stamp', () => {
       expect((await body(page)).can_edit).toBe(false);
     });
 
+    it('is built, when not kept, in a fixed number of statements whatever the sizes of its lists', async () => {
+      await body(page);
+      // Any committed change turns the stamp, so the next read builds the page again.
+      await api.sql('UPDATE guides SET title = title WHERE id = (SELECT min(id) FROM guides)');
+      const miss = await counted(page);
+      expect(miss.status).toBe(200);
+      const reads = (pattern: RegExp) => miss.statements.filter((sql) => pattern.test(sql)).length;
+      // The stamp; the page; its parts (tree, tags, related pages, contributors, views) in one; the
+      // category's guides with their parts and tools in one; the users (authors and guide authors),
+      // their reputation, their teams and their avatars; the images of the page, its tree and its guides.
+      expect(reads(/content_changes/)).toBe(1);
+      expect(reads(/FROM wiki_pages WHERE namespace = \? AND title = \?/)).toBe(1);
+      expect(reads(/wiki_tags/)).toBe(1);
+      expect(reads(/FROM guides g/)).toBe(1);
+      expect(reads(/"users"/)).toBe(1);
+      expect(miss.statements).toHaveLength(9);
+      // Kept again: the stamp alone.
+      expect((await counted(page)).statements).toHaveLength(1);
+    });
+
     it('shows at once a new guide of the category, a page edit made on another instance, and a new tag', async () => {
       const before = await body(page);
       const created = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'New in the category', public: true } });

@@ -1,6 +1,10 @@
-import { CategoryGuides, type CategoryItems } from '@rc/catalog-http';
+import { CategoryGuides, type CategoryGuidesRead } from '@rc/catalog-http';
 import type { GuideQueries } from '@rc/guides-domain';
 import type { GuideReader } from '@rc/guides-http';
+
+/** How many guides a category page lists (and featured guides). */
+const LISTED = { limit: 200, offset: 0 };
+const FEATURED = 'GUIDE_STARRED';
 
 /**
  * The catalog's CategoryGuides port, answered by the guides context: its queries find a
@@ -14,13 +18,21 @@ export class GuidesOfCategory extends CategoryGuides {
     super();
   }
 
-  async inCategory(title: string, featuredOnly: boolean): Promise<unknown[]> {
-    const views = await this.queries.list({ order: 'ASC', category: title, withPrerequisiteOnly: true, ...(featuredOnly ? { flag: 'GUIDE_STARRED' } : {}) }, { limit: 200, offset: 0 });
-    return this.reader.summaries(views);
-  }
-
-  items(title: string): Promise<CategoryItems> {
-    return this.queries.categoryItems(title);
+  async ofCategory(title: string): Promise<CategoryGuidesRead> {
+    const { guides, items } = await this.queries.categoryGuides(title, LISTED.limit);
+    // A list shorter than a page holds every guide of the category, so its featured ones are
+    // exactly those it flags, in the same (id) order; a longer one needs their own list.
+    const featured =
+      guides.length < LISTED.limit
+        ? guides.filter((g) => g.flags.includes(FEATURED))
+        : await this.queries.list({ order: 'ASC', category: title, withPrerequisiteOnly: true, flag: FEATURED }, LISTED);
+    const shown = [...guides, ...featured];
+    return {
+      userIds: shown.map((g) => g.authorId),
+      imageIds: shown.flatMap((g) => (g.imageId === null ? [] : [g.imageId])),
+      items,
+      present: (users, images) => ({ guides: this.reader.summariesWith(guides, users, images), featured: this.reader.summariesWith(featured, users, images) }),
+    };
   }
 
   categoriesWithPublicGuides(): Promise<string[]> {

@@ -32,7 +32,7 @@ import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 import { ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
-import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
+import { ContentStampReader, currentReadScope } from '@rc/shared-infra-mikro-orm';
 
 const DEPS = Symbol('WikiDeps');
 
@@ -104,13 +104,15 @@ export class CatalogApiModule implements OnModuleInit {
         categoryGuides.provider,
         factory(WikiViewCounter, (orm: MikroORM) => new WikiViewCounter(new MikroOrmWikiViewTally(em(orm))), [MikroORM]),
         factory(WikiViewFlushing, (c: WikiViewCounter, logger: Logger) => new WikiViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'wikis'), [WikiViewCounter, LOGGER]),
-        factory(ShownWikiViews, (q: WikiQueries) => new ShownWikiViews((id) => q.views(id), settings.viewRefreshSeconds * 1000), [WikiQueries]),
+        factory(ShownWikiViews, () => new ShownWikiViews(settings.viewRefreshSeconds * 1000), []),
         factory(WikiPageBodies, () => new WikiPageBodies(settings.pageCacheMb * 1024 * 1024), []),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(
           WikiReader,
-          (v: ViewWiki, q: WikiQueries, t: WikiTags, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation, s: ShownWikiViews) => new WikiReader(v, q, t, g, settings.renderer, settings, u, i, tr, s),
-          [ViewWiki, WikiQueries, WikiTags, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation, ShownWikiViews],
+          (v: ViewWiki, q: WikiQueries, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation, s: ShownWikiViews) =>
+            // Page builds share their user and image lookups only with builds reading the same server.
+            new WikiReader(v, q, g, settings.renderer, settings, u, i, tr, s, () => currentReadScope()?.replica ?? null),
+          [ViewWiki, WikiQueries, CategoryGuides, UserSummaries, WikiImages, ReadWikiTranslation, ShownWikiViews],
         ),
       ],
       exports: [WikiReader, WikiDirectory, PageTags, TranslateWiki, WikiViewFlushing],

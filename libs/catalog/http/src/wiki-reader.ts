@@ -1,9 +1,10 @@
-import { ViewWiki, WikiImages, WikiQueries, WikiTags, type ReadWikiTranslation, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
+import { ViewWiki, WikiImages, WikiQueries, type ReadWikiTranslation, type WikiPage, type WikiSummaryView } from '@rc/catalog-domain';
 import { unknownUserSummary, type Caller, type UserSummaries, type UserSummary } from '@rc/identity-contracts';
 import type { ImageObject } from '@rc/media-contracts';
 import type { WikiRenderer } from '@rc/shared-http';
 import { presentWiki, presentWikiSummary, wikiImageIds } from './wiki.presenter.js';
 import type { ShownWikiViews } from './wiki-views.js';
+import { BatchedLookup } from './batched-lookup.js';
 
 /**
  * A part or tool as a category lists it: the items of the category's public guides merged by name
@@ -28,30 +29,49 @@ export interface CategoryItems {
 }
 
 /**
+ * A category's guides as its page shows them, read but not yet presented: the users and images
+ * they show are looked up by the page, together with its own (one lookup each for the whole page).
+ */
+export interface CategoryGuidesRead {
+  /** The authors the guide summaries name. */
+  readonly userIds: readonly number[];
+  /** The images the guide summaries show. */
+  readonly imageIds: readonly number[];
+  readonly items: CategoryItems;
+  /** The category's public guides and its featured ones, as GuideSummary bodies, given those users (a map holding at least them) and images. */
+  present(users: ReadonlyMap<number, UserSummary>, images: ReadonlyMap<number, ImageObject>): { readonly guides: unknown[]; readonly featured: unknown[] };
+}
+
+/**
  * What the catalog reads from the guides context (the app binds it to the guides' queries and
- * reader): a category's guides as GuideSummary bodies, the parts and tools they list, and which
- * categories hold public guides. Categories and guides meet by title.
+ * presenter): a category's guides, the parts and tools they list, and which categories hold public
+ * guides. Categories and guides meet by title.
  */
 export abstract class CategoryGuides {
-  /** The category's public guides (the featured ones only, when asked): a query, then their authors' names in one more. */
-  abstract inCategory(title: string, featuredOnly: boolean): Promise<unknown[]>;
-  /** One query. */
-  abstract items(title: string): Promise<CategoryItems>;
+  /** The category's public guides (the featured ones among them), and their parts and tools: one query (two for a category of more guides than a page lists). */
+  abstract ofCategory(title: string): Promise<CategoryGuidesRead>;
   /** One query. */
   abstract categoriesWithPublicGuides(): Promise<string[]>;
 }
 
-const NO_ITEMS: CategoryItems = { parts: [], tools: [] };
+const NO_GUIDES: CategoryGuidesRead = { userIds: [], imageIds: [], items: { parts: [], tools: [] }, present: () => ({ guides: [], featured: [] }) };
 
 /**
  * Builds page bodies: the page, its place in the tree, its tags, related pages and authors, and
  * for categories their guides, parts and tools; a constant number of queries whatever their sizes.
+ * After the page: its parts (one query) and, for a category, its guides together; then the users
+ * (authors and guide authors) and the images (the page's, its tree's, related pages' and guides')
+ * together, one lookup each.
  */
 export class WikiReader {
+  /** The authors (with their standing) of the pages built at once, looked up together. */
+  private readonly pageUsers: BatchedLookup<UserSummary>;
+  /** The images of the pages built at once, looked up together. */
+  private readonly pageImages: BatchedLookup<ImageObject>;
+
   constructor(
     private readonly view: ViewWiki,
     private readonly queries: WikiQueries,
-    private readonly tags: WikiTags,
     private readonly guides: CategoryGuides,
     private readonly renderer: WikiRenderer,
     private readonly config: { readonly publicBaseUrl: string },
@@ -61,43 +81,43 @@ export class WikiReader {
     private readonly images: WikiImages,
     /** The pages' translations (`langid` reads of `legacyCategory`); none: every page reads in its own language. */
     private readonly translations: ReadWikiTranslation | null = null,
-    /** The views pages show (see ShownWikiViews); by default the stored total, read with each body. */
-    private readonly views: Pick<ShownWikiViews, 'of'> = { of: (pageId) => this.queries.views(pageId) },
-  ) {}
+    /** The views pages show (see ShownWikiViews); by default the stored total read with each body. */
+    private readonly views: Pick<ShownWikiViews, 'settle'> = { settle: (_pageId, stored) => stored },
+    /** The server the current request's statements go to (see BatchedLookup); by default one for all. */
+    routeOf: () => unknown = () => null,
+  ) {
+    this.pageUsers = new BatchedLookup((ids) => this.users.of(ids, { standings: true }), routeOf);
+    this.pageImages = new BatchedLookup((ids) => this.images.objects(ids), routeOf);
+  }
 
   async present(page: WikiPage, viewer: Caller | null) {
-    const category = page.state.namespace === 'CATEGORY';
-    const [ancestors, children, tags, guides, featured, items, related, contributors, views] = await Promise.all([
-      category ? this.queries.ancestors(page.id) : [],
-      category ? this.queries.children(page.id) : [],
-      this.tags.list(page.id),
-      category ? this.guides.inCategory(page.state.title, false) : [],
-      category ? this.guides.inCategory(page.state.title, true) : [],
-      category ? this.guides.items(page.state.title) : NO_ITEMS,
-      page.state.related.length ? this.queries.byRefs(page.state.related) : [],
+    const s = page.state;
+    const [parts, guides] = await Promise.all([
       // Up to the revision shown: an old revision lists the authors it had.
-      this.queries.contributors(page.id, page.state.revisionid),
-      this.views.of(page.id),
+      this.queries.parts({ id: page.id, namespace: s.namespace, revisionid: s.revisionid, related: s.related }),
+      s.namespace === 'CATEGORY' ? this.guides.ofCategory(s.title) : NO_GUIDES,
     ]);
-    const editorIds = contributors.map((c) => c.userId);
+    const { ancestors, children, related, contributors } = parts;
+    // Looked up with those of the other pages being built at the same moment.
     const [users, images] = await Promise.all([
-      editorIds.length ? this.users.of(editorIds, { standings: true }) : new Map<number, UserSummary>(),
-      this.imagesOf(wikiImageIds(page, ancestors, children, related)),
+      this.pageUsers.of([...contributors.map((c) => c.userId), ...guides.userIds]),
+      this.pageImages.of([...wikiImageIds(page, ancestors, children, related), ...guides.imageIds]),
     ]);
+    const shown = guides.present(users, images);
     return presentWiki(
       page,
       {
         ancestors,
         children,
-        tags,
-        guides,
-        featuredGuides: featured,
+        tags: parts.tags,
+        guides: shown.guides,
+        featuredGuides: shown.featured,
         canEdit: page.canEdit(viewer ? { userId: viewer.userId, isAdmin: viewer.role === 'Admin' } : null),
         related,
         contributors,
         users,
-        items,
-        views,
+        items: guides.items,
+        views: this.views.settle(page.id, parts.views),
       },
       { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, images },
     );

@@ -1,5 +1,5 @@
 import { ViewCounter } from '@rc/shared-kernel';
-import { ShownViews, StampedBodies, ViewFlushing } from '@rc/shared-http';
+import { StampedBodies, ViewFlushing, ViewWindows } from '@rc/shared-http';
 
 /** The catalog's view counter (see ViewCounter): views of `GET /wikis/{namespace}/{title}`, written to `wiki_page_stats` in batches. */
 export class WikiViewCounter extends ViewCounter {}
@@ -8,11 +8,30 @@ export class WikiViewCounter extends ViewCounter {}
 export class WikiViewFlushing extends ViewFlushing {}
 
 /**
- * The `views` a page's body shows (see ShownViews and ViewWindows): the stored total, read again
- * once per wall-clock window of VIEW_REFRESH_SECONDS (0: read on every request), as a guide body's
- * are shown (PublicGuideBodies).
+ * The `views` a page's body shows (see ViewWindows): the stored total, read with the rest of the
+ * page, taken once per wall-clock window of VIEW_REFRESH_SECONDS (0: the total of every read), as
+ * a guide body's are shown (PublicGuideBodies).
  */
-export class ShownWikiViews extends ShownViews {}
+export class ShownWikiViews {
+  private readonly windows: ViewWindows;
+
+  constructor(refreshMs: number, now: () => number = Date.now, maxPages = 20_000) {
+    this.windows = new ViewWindows(refreshMs, now, maxPages);
+  }
+
+  /** The current window (null: no windows, the total is read on every request). */
+  window(): number | null {
+    return this.windows.current();
+  }
+
+  /**
+   * The views to show, given the stored total just read with the rest of the page: the total this
+   * window already shows when there is one, else this one (then shown for the rest of the window).
+   */
+  settle(pageId: number, stored: number): number {
+    return this.windows.settle(pageId, stored);
+  }
+}
 
 /** What a kept page body needs besides its bytes: the page (a read counts a view of it), the revision it represents, and the views window it shows. */
 export interface KeptPage {

@@ -43,7 +43,7 @@ export interface WikiExtras {
   /** How many times the page was viewed (as stored: views are written in batches). */
   readonly views: number;
   /** Their summaries (with their standing), by user id: active accounts only. */
-  readonly users: Map<number, UserSummary>;
+  readonly users: ReadonlyMap<number, UserSummary>;
   /** CATEGORY: the parts and tools of the category's public guides. */
   readonly items: CategoryItems;
 }
@@ -84,7 +84,7 @@ export function presentCategoryTool(item: CategoryItem) {
  * `authors` (reference §3.10): each editor as a UserSummary with `percent` (their share of the
  * revisions, rounded), `profile_url` and `avatar_url`; the creator first.
  */
-export function presentAuthors(contributors: readonly WikiContributor[], users: Map<number, UserSummary>, baseUrl: string) {
+export function presentAuthors(contributors: readonly WikiContributor[], users: ReadonlyMap<number, UserSummary>, baseUrl: string) {
   const total = contributors.reduce((sum, c) => sum + c.revisions, 0);
   return contributors.map((c) => {
     const summary = users.get(c.userId) ?? unknownUserSummary(c.userId, baseUrl);

@@ -171,6 +171,16 @@ export class GuideReader {
     return views.map((v) => presentSummary(v, ctx));
   }
 
+  /**
+   * GuideSummary bodies with the authors and images the caller looked up (maps holding at least
+   * each guide's author and image): no lookup here, so a page showing guides among other things looks
+   * everything up at once.
+   */
+  summariesWith(views: readonly GuideSummaryView[], authors: ReadonlyMap<number, UserSummary>, images: ReadonlyMap<number, ImageObject>) {
+    const ctx: PresentationContext = { baseUrl: this.config.publicBaseUrl, renderer: this.renderer, authors, images };
+    return views.map((v) => presentSummary(v, ctx));
+  }
+
   async marked(rows: readonly { date: Date; guide: GuideSummaryView }[]) {
     const ctx = await this.context(rows.map((r) => r.guide.authorId), { images: this.shownBy([], rows.map((r) => r.guide)) });
     return rows.map((r) => ({ date: Math.floor(r.date.getTime() / 1000), guide: presentSummary(r.guide, ctx) }));

@@ -11,7 +11,7 @@ export interface PresentationContext {
   readonly baseUrl: string;
   readonly renderer: WikiRenderer;
   /** The authors as the identity context shows them (with their standing, where bodies embed them), by user id. */
-  readonly authors: Map<number, UserSummary>;
+  readonly authors: ReadonlyMap<number, UserSummary>;
   /** The Image objects of the images shown (looked up in one batch beforehand), by id: an id missing here is not shown. */
   readonly images: ReadonlyMap<number, ImageObject>;
   /** The links of the documents shown (looked up beforehand), by id: an id missing here is not shown. */

@@ -126,6 +126,30 @@ describe('guides persistence (PostgreSQL)', () => {
     expect((await inContext(() => queries.marked('favorite', 3, { limit: 20, offset: 0 }, null))).map((m) => m.guide.guideid)).toEqual([pub.id as GuideId]);
   });
 
+  it("reads a category page's guides and items in one statement, as the list and the items query read them", async () => {
+    await create({ title: 'First', public: true, parts: [{ text: 'Battery', quantity: 2 }, { text: 'Screw', quantity: 4 }], tools: [{ text: 'Spudger' }] });
+    await create({ title: 'Hidden', parts: [{ text: 'Secret part' }] });
+    await create({ title: 'Second', public: true, parts: [{ text: 'battery ', quantity: 1 }], tools: [{ text: 'Spudger' }, { text: 'Tweezers' }] });
+    await create({ title: 'Third', public: true });
+    const queries = new MikroOrmGuideQueries(em);
+    for (const limit of [1, 200]) {
+      const together = await inContext(() => queries.categoryGuides('iPhone 12', limit));
+      const guides = await inContext(() => queries.list({ order: 'ASC', category: 'iPhone 12', withPrerequisiteOnly: true }, { limit, offset: 0 }));
+      expect(together).toEqual({ guides, items: await inContext(() => queries.categoryItems('iPhone 12')) });
+    }
+    const all = await inContext(() => queries.categoryGuides('iPhone 12', 200));
+    expect(all.guides.map((g) => g.title)).toEqual(['First', 'Second', 'Third']);
+    expect(all.items.parts.map((p) => [p.text, p.guides, p.quantity])).toEqual([
+      ['Battery', 2, 2],
+      ['Screw', 1, 4],
+    ]);
+    expect(all.items.tools.map((t) => [t.text, t.guides])).toEqual([
+      ['Spudger', 2],
+      ['Tweezers', 1],
+    ]);
+    expect(await inContext(() => queries.categoryGuides('Nothing here', 200))).toEqual({ guides: [], items: { parts: [], tools: [] } });
+  });
+
   it('reads category titles from the catalog data: live CATEGORY pages only', async () => {
     const categories = new CatalogCategoryDirectory(em);
     expect(await inContext(() => categories.exists('iPhone 12'))).toBe(true);

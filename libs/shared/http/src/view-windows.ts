@@ -36,36 +36,17 @@ export class ViewWindows {
   show(id: number, views: number, window: number): void {
     this.shown.set(id, { views, window });
   }
-}
 
-/**
- * The `views` bodies of a kind show (see ViewWindows): the stored total, read again once per
- * window for each id (0: read on every request).
- */
-export class ShownViews {
-  private readonly windows: ViewWindows;
-
-  constructor(
-    private readonly read: (id: number) => Promise<number>,
-    refreshMs: number,
-    now: () => number = Date.now,
-    maxIds = 20_000,
-  ) {
-    this.windows = new ViewWindows(refreshMs, now, maxIds);
-  }
-
-  /** The current window (null: no windows, the total is read on every request). */
-  window(): number | null {
-    return this.windows.current();
-  }
-
-  async of(id: number): Promise<number> {
-    const window = this.window();
-    if (window === null) return this.read(id);
-    const kept = this.windows.shownIn(id, window);
+  /**
+   * The count to show for `id` now, given a total just read: the one this window already shows
+   * when there is one, else this total (then shown for the rest of the window).
+   */
+  settle(id: number, stored: number): number {
+    const window = this.current();
+    if (window === null) return stored;
+    const kept = this.shownIn(id, window);
     if (kept !== undefined) return kept;
-    const views = await this.read(id);
-    this.windows.show(id, views, window);
-    return views;
+    this.show(id, stored, window);
+    return stored;
   }
 }

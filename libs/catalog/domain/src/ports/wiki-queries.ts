@@ -48,6 +48,30 @@ export interface WikiTombstoneView {
   readonly removedAt: Date;
 }
 
+/** What a page's body shows besides the page itself (see WikiQueries.parts). */
+export interface WikiPageParts {
+  /** CATEGORY pages: closest first (as `ancestors`); none for other namespaces. */
+  readonly ancestors: WikiSummaryView[];
+  /** CATEGORY pages: as `children`; none for other namespaces. */
+  readonly children: WikiSummaryView[];
+  /** Alphabetical (as WikiTags.list). */
+  readonly tags: string[];
+  /** The live pages among its related pages, in their order (as `byRefs`). */
+  readonly related: WikiSummaryView[];
+  /** Up to the revision read (as `contributors`). */
+  readonly contributors: WikiContributor[];
+  /** As stored (as `views`). */
+  readonly views: number;
+}
+
+/** Which page `parts` reads for, and up to which of its revisions. */
+export interface WikiPartsOf {
+  readonly id: number;
+  readonly namespace: Namespace;
+  readonly revisionid: number;
+  readonly related: readonly WikiRef[];
+}
+
 /** Reads for pages and the category tree; each method is one query. Deleted pages never appear. */
 export abstract class WikiQueries {
   /** Every live category with its parent: the whole tree in one query. */
@@ -66,6 +90,12 @@ export abstract class WikiQueries {
    * the first revision) first, then by number of revisions, most first, then by first revision.
    */
   abstract contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]>;
+  /**
+   * Everything a page's body shows besides the page, in one query: what `ancestors` and `children`
+   * (CATEGORY pages only), the tags, `byRefs` of its related pages, `contributors` up to the
+   * revision read and `views` answer, each as that method does.
+   */
+  abstract parts(page: WikiPartsOf): Promise<WikiPageParts>;
   /** How many times the page was viewed, as stored (views are added in batches: see ViewCounter). */
   abstract views(id: number): Promise<number>;
   /**

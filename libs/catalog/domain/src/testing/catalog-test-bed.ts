@@ -23,8 +23,8 @@ export function catalogTestBed(options: CatalogTestBedOptions = {}) {
   const clock = new FixedClock(options.now);
   const uow = new ImmediateUnitOfWork();
   const wikis = new InMemoryWikiRepository();
-  const queries = new InMemoryWikiQueries(wikis);
   const tags = new InMemoryWikiTags();
+  const queries = new InMemoryWikiQueries(wikis, tags);
   // Images 1 to 9 are wikiAdmin's, 10 to 19 otherAdmin's.
   const images = new InMemoryWikiImages();
   images.add(wikiAdmin.userId, 1, 2, 3, 4, 5, 6, 7, 8, 9);

@@ -22,7 +22,8 @@ describe('the in-memory catalog fakes', () => {
   describe.each(WIKI_PORT_SCENARIOS.map((s) => [s.name, s] as const))('behave like the SQL adapters: %s', (_name, scenario) => {
     it('observes what the SQL adapters observe', async () => {
       const wikis = new InMemoryWikiRepository();
-      const observed = await scenario.run({ wikis, queries: new InMemoryWikiQueries(wikis), tags: new InMemoryWikiTags(), clock: new FixedClock(), uow: new ImmediateUnitOfWork() });
+      const tags = new InMemoryWikiTags();
+      const observed = await scenario.run({ wikis, queries: new InMemoryWikiQueries(wikis, tags), tags, clock: new FixedClock(), uow: new ImmediateUnitOfWork() });
       expect(observed).toEqual(scenario.expected);
     });
   });

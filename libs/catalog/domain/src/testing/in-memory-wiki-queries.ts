@@ -1,6 +1,8 @@
 import type { Page } from '@rc/shared-kernel';
-import type { Namespace, WikiRef, WikiState } from '../model/wiki-page.js';
-import { WikiQueries, type CategoryNode, type MaintenanceView, type WikiContributor, type WikiSummaryView, type WikiTombstoneView } from '../ports/wiki-queries.js';
+import type { Namespace, WikiId, WikiRef, WikiState } from '../model/wiki-page.js';
+import { WikiQueries, type CategoryNode, type MaintenanceView, type WikiContributor, type WikiPageParts, type WikiPartsOf, type WikiSummaryView, type WikiTombstoneView } from '../ports/wiki-queries.js';
+import type { WikiTags } from '../ports/wiki.repository.js';
+import { InMemoryWikiTags } from './in-memory-wiki-tags.js';
 import type { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
 
 /**
@@ -8,8 +10,24 @@ import type { InMemoryWikiRepository } from './in-memory-wiki.repository.js';
  * pages never appear, lists are ordered by title (plain code-unit order here, then id).
  */
 export class InMemoryWikiQueries extends WikiQueries {
-  constructor(private readonly wikis: InMemoryWikiRepository) {
+  constructor(
+    private readonly wikis: InMemoryWikiRepository,
+    /** The tags `parts` lists (the InMemoryWikiTags the test writes through). */
+    private readonly tags: WikiTags = new InMemoryWikiTags(),
+  ) {
     super();
+  }
+
+  async parts(page: WikiPartsOf): Promise<WikiPageParts> {
+    const category = page.namespace === 'CATEGORY';
+    return {
+      ancestors: category ? await this.ancestors(page.id) : [],
+      children: category ? await this.children(page.id) : [],
+      tags: await this.tags.list(page.id as WikiId),
+      related: await this.byRefs(page.related),
+      contributors: await this.contributors(page.id, page.revisionid),
+      views: await this.views(page.id),
+    };
   }
 
   async categoryTree(): Promise<CategoryNode[]> {

@@ -327,4 +327,66 @@ export const WIKI_PORT_SCENARIOS: readonly WikiPortScenario[] = [
       byIds: ['Lonely', 'Part'],
     },
   },
+  {
+    name: "parts: a page's tree, tags, related pages, contributors and views in one read, each as its own query answers it",
+    async run(ports) {
+      const h = helpers(ports);
+      await h.category('Root');
+      await h.category('Middle', 'Root');
+      const page = await h.page('CATEGORY', 'Device', { parent: 'Middle', contents: 'v1' });
+      await h.category('Zeta child', 'Device');
+      await h.category('Alpha child', 'Device');
+      const gone = await h.category('Gone child', 'Device');
+      await h.remove(gone);
+      await h.page('ITEM', 'Spudger');
+      const dropped = await h.page('WIKI', 'Dropped');
+      await h.edit(page, { related: [{ namespace: 'ITEM', title: 'Spudger' }, { namespace: 'WIKI', title: 'Dropped' }, { namespace: 'CATEGORY', title: 'Root' }] });
+      await h.remove(dropped);
+      const second = await h.edit(page, { contents: 'v2' }, OTHER);
+      await h.edit(page, { contents: 'v3' }, OTHER);
+      await ports.tags.add(page.id, 'screen', ports.clock.now());
+      await ports.tags.add(page.id, 'Apple', ports.clock.now());
+      const now = (await ports.wikis.findByTitle('CATEGORY', 'Device'))!;
+      const at = (revisionid: number) => ports.queries.parts({ id: now.id, namespace: now.state.namespace, revisionid, related: now.state.related });
+      const current = await at(now.state.revisionid);
+      const separately = {
+        ancestors: await ports.queries.ancestors(now.id),
+        children: await ports.queries.children(now.id),
+        tags: await ports.tags.list(now.id),
+        related: await ports.queries.byRefs(now.state.related),
+        contributors: await ports.queries.contributors(now.id, now.state.revisionid),
+        views: await ports.queries.views(now.id),
+      };
+      const article = await h.page('WIKI', 'Article', { related: [{ namespace: 'CATEGORY', title: 'Device' }] });
+      const plain = await ports.queries.parts({ id: article.id, namespace: 'WIKI', revisionid: article.state.revisionid, related: article.state.related });
+      return {
+        sameAsEachQuery: current.ancestors.length > 0 && JSON.stringify(current) === JSON.stringify(separately),
+        ancestors: titles(current.ancestors),
+        children: titles(current.children),
+        tags: current.tags,
+        related: current.related.map((r) => `${r.namespace}:${r.title}`),
+        contributors: current.contributors.map((c) => [c.userId, c.revisions]),
+        atSecond: (await at(second.state.revisionid)).contributors.map((c) => [c.userId, c.revisions]),
+        views: current.views,
+        article: { ancestors: plain.ancestors, children: plain.children, tags: plain.tags, related: titles(plain.related), contributors: plain.contributors.length },
+      };
+    },
+    expected: {
+      sameAsEachQuery: true,
+      ancestors: ['Middle', 'Root'],
+      children: ['Alpha child', 'Zeta child'],
+      tags: ['Apple', 'screen'],
+      related: ['ITEM:Spudger', 'CATEGORY:Root'],
+      contributors: [
+        [1, 2],
+        [2, 2],
+      ],
+      atSecond: [
+        [1, 2],
+        [2, 1],
+      ],
+      views: 0,
+      article: { ancestors: [], children: [], tags: [], related: ['Device'], contributors: 1 },
+    },
+  },
 ];

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiRef, type WikiSummaryView, type WikiTombstoneView } from '@rc/catalog-domain';
+import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiPageParts, type WikiPartsOf, type WikiRef, type WikiSummaryView, type WikiTombstoneView } from '@rc/catalog-domain';
 import type { Page } from '@rc/shared-kernel';
 
 const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
@@ -29,6 +29,22 @@ const view = (r: SummaryRow): WikiSummaryView => ({
   imageId: r.image_id,
   revisionid: r.revisionid,
 });
+
+/** The SELECT of `contributors` (its parameters: the page id, the revision read, the page id). */
+const CONTRIBUTORS = `SELECT editor_id, count(*)::int AS revisions, min(revisionid) AS first_revisionid,
+         min(revisionid) = (SELECT min(revisionid) FROM wiki_revisions WHERE wiki_id = ?) AS creator
+    FROM wiki_revisions WHERE wiki_id = ? AND revisionid <= ?
+   GROUP BY editor_id`;
+
+/** The part of `parts` that only CATEGORY pages have (its parameters: the page id twice). */
+const TREE_PARTS = `(SELECT coalesce(json_agg(a ORDER BY a.depth), '[]') FROM (
+     WITH RECURSIVE up(id, parent_id, depth) AS (
+       SELECT id, parent_id, 0 FROM wiki_pages WHERE id = ?
+       UNION ALL
+       SELECT p.id, p.parent_id, up.depth + 1 FROM wiki_pages p JOIN up ON p.id = up.parent_id WHERE up.depth < 100
+     )
+     SELECT ${SUMMARY}, up.depth FROM up JOIN wiki_pages w ON w.id = up.id WHERE up.depth > 0 AND w.deleted_at IS NULL) a) AS ancestors,
+   (SELECT coalesce(json_agg(c ORDER BY c.title), '[]') FROM (SELECT ${SUMMARY} FROM wiki_pages w WHERE w.parent_id = ? AND w.deleted_at IS NULL) c) AS children`;
 
 export class MikroOrmWikiQueries extends WikiQueries {
   constructor(private readonly em: EntityManager) {
@@ -136,6 +152,29 @@ export class MikroOrmWikiQueries extends WikiQueries {
     return rows.map(view);
   }
 
+  async parts(page: WikiPartsOf): Promise<WikiPageParts> {
+    const category = page.namespace === 'CATEGORY';
+    // Each part a JSON array built as its own query builds its rows (same conditions, same order).
+    const [row] = await this.em.execute<{ ancestors: SummaryRow[]; children: SummaryRow[]; tags: string[]; related: SummaryRow[]; contributors: { editor_id: number; revisions: number; first_revisionid: number; creator: boolean }[]; views: string | null }[]>(
+      `SELECT ${category ? TREE_PARTS : `'[]'::json AS ancestors, '[]'::json AS children`},
+         (SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
+         (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
+            SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
+              JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
+         (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
+         (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`,
+      [...(category ? [page.id, page.id] : []), page.id, JSON.stringify(page.related.map((r) => ({ namespace: r.namespace, title: r.title }))), page.id, page.id, page.revisionid, page.id],
+    );
+    return {
+      ancestors: row!.ancestors.map(view),
+      children: row!.children.map(view),
+      tags: row!.tags,
+      related: row!.related.map(view),
+      contributors: row!.contributors.map((r) => ({ userId: r.editor_id, revisions: r.revisions, firstRevisionid: r.first_revisionid })),
+      views: row!.views === null ? 0 : Number(row!.views),
+    };
+  }
+
   async views(id: number): Promise<number> {
     const [row] = await this.em.execute<{ views: string }[]>('SELECT views::text AS views FROM wiki_page_stats WHERE wiki_id = ?', [id]);
     return row ? Number(row.views) : 0;
@@ -143,11 +182,8 @@ export class MikroOrmWikiQueries extends WikiQueries {
 
   async contributors(id: number, upToRevisionid: number): Promise<WikiContributor[]> {
     const rows = await this.em.execute<{ editor_id: number; revisions: number; first_revisionid: number }[]>(
-      `SELECT editor_id, count(*)::int AS revisions, min(revisionid) AS first_revisionid
-         FROM wiki_revisions WHERE wiki_id = ? AND revisionid <= ?
-        GROUP BY editor_id
-        ORDER BY min(revisionid) = (SELECT min(revisionid) FROM wiki_revisions WHERE wiki_id = ?) DESC, count(*) DESC, min(revisionid)`,
-      [id, upToRevisionid, id],
+      `SELECT c.editor_id, c.revisions, c.first_revisionid FROM (${CONTRIBUTORS}) c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid`,
+      [id, id, upToRevisionid],
     );
     return rows.map((r) => ({ userId: r.editor_id, revisions: r.revisions, firstRevisionid: r.first_revisionid }));
   }

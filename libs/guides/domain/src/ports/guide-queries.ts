@@ -110,6 +110,12 @@ export abstract class GuideQueries {
    * title), each item once: one query for both lists. See CategoryItemView for how items merge.
    */
   abstract categoryItems(category: string): Promise<CategoryItems>;
+  /**
+   * What a category's page shows of its guides, in one query: its first `limit` public guides in
+   * id order, prerequisite-only ones included (as `list` with `category`, `withPrerequisiteOnly`
+   * and order ASC), and `categoryItems`.
+   */
+  abstract categoryGuides(category: string, limit: number): Promise<{ readonly guides: GuideSummaryView[]; readonly items: CategoryItems }>;
   /** The titles of the categories that hold at least one public guide, in one query. */
   abstract categoriesWithPublicGuides(): Promise<string[]>;
   /** Guides hidden (deleted or made private) at or after `since` and not public again, in id order. */

@@ -84,6 +84,39 @@ const CACHED_MATCHES = 500;
 const SEARCH_RANKINGS = new RankingCache<Ranking>(15_000, 2_000);
 const SUGGEST_RANKINGS = new RankingCache<{ ids: number[]; matches: number }>(15_000, 2_000);
 
+/**
+ * Every item of every public guide of a category (its parameter), grouped by its name folded (lower
+ * case, white space collapsed), first values taken in guide/item order: both lists in one SELECT,
+ * to be ordered by kind, guides (most first), name_key, text.
+ */
+const CATEGORY_ITEMS = `WITH items AS (
+     SELECT l.kind, g.id AS guide_id, i.ord, i.item, lower(btrim(regexp_replace(i.item->>'text', '\\s+', ' ', 'g'))) AS name_key
+       FROM guides g
+      CROSS JOIN LATERAL (VALUES ('part', g.parts), ('tool', g.tools)) AS l(kind, list)
+      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(l.list) = 'array' THEN l.list ELSE '[]'::jsonb END) WITH ORDINALITY AS i(item, ord)
+      WHERE g.category = ? AND ${LISTED} AND jsonb_typeof(i.item->'text') = 'string'
+   )
+   SELECT kind,
+          (array_agg(item->>'text' ORDER BY guide_id, ord))[1] AS text,
+          coalesce((array_agg(item->>'type' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'type', '') <> ''))[1], '') AS type,
+          max(CASE WHEN jsonb_typeof(item->'quantity') = 'number' THEN (item->>'quantity')::numeric::int ELSE 1 END) AS quantity,
+          (array_agg(item->>'url' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'url', '') <> ''))[1] AS url,
+          (array_agg(item->>'thumbnail' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'thumbnail', '') <> ''))[1] AS thumbnail,
+          bool_and(coalesce(item->'isoptional' = 'true'::jsonb, false)) AS isoptional,
+          bool_or(coalesce(item->'featured' = 'true'::jsonb, false)) AS featured,
+          count(DISTINCT guide_id)::int AS guides,
+          name_key
+     FROM items
+    GROUP BY kind, name_key`;
+
+type CategoryItemRow = CategoryItemView & { kind: 'part' | 'tool'; name_key: string };
+
+/** Both lists of a category's items from CATEGORY_ITEMS rows, in their order. */
+function itemsOf(rows: readonly CategoryItemRow[]): CategoryItems {
+  const item = ({ text, type, quantity, url, thumbnail, isoptional, featured, guides }: CategoryItemRow): CategoryItemView => ({ text, type, quantity, url, thumbnail, isoptional, featured, guides });
+  return { parts: rows.filter((r) => r.kind === 'part').map(item), tools: rows.filter((r) => r.kind === 'tool').map(item) };
+}
+
 /** List reads: one query each, whatever the page size. */
 export class MikroOrmGuideQueries extends GuideQueries {
   constructor(private readonly em: EntityManager) {
@@ -345,32 +378,20 @@ export class MikroOrmGuideQueries extends GuideQueries {
   }
 
   async categoryItems(category: string): Promise<CategoryItems> {
-    // Both lists in one statement: every item of every public guide of the category, grouped by
-    // its name folded (lower case, white space collapsed), first values taken in guide/item order.
-    const rows = await this.em.execute<(CategoryItemView & { kind: 'part' | 'tool' })[]>(
-      `WITH items AS (
-         SELECT l.kind, g.id AS guide_id, i.ord, i.item, lower(btrim(regexp_replace(i.item->>'text', '\\s+', ' ', 'g'))) AS name_key
-           FROM guides g
-          CROSS JOIN LATERAL (VALUES ('part', g.parts), ('tool', g.tools)) AS l(kind, list)
-          CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(l.list) = 'array' THEN l.list ELSE '[]'::jsonb END) WITH ORDINALITY AS i(item, ord)
-          WHERE g.category = ? AND ${LISTED} AND jsonb_typeof(i.item->'text') = 'string'
-       )
-       SELECT kind,
-              (array_agg(item->>'text' ORDER BY guide_id, ord))[1] AS text,
-              coalesce((array_agg(item->>'type' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'type', '') <> ''))[1], '') AS type,
-              max(CASE WHEN jsonb_typeof(item->'quantity') = 'number' THEN (item->>'quantity')::numeric::int ELSE 1 END) AS quantity,
-              (array_agg(item->>'url' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'url', '') <> ''))[1] AS url,
-              (array_agg(item->>'thumbnail' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'thumbnail', '') <> ''))[1] AS thumbnail,
-              bool_and(coalesce(item->'isoptional' = 'true'::jsonb, false)) AS isoptional,
-              bool_or(coalesce(item->'featured' = 'true'::jsonb, false)) AS featured,
-              count(DISTINCT guide_id)::int AS guides
-         FROM items
-        GROUP BY kind, name_key
-        ORDER BY kind, count(DISTINCT guide_id) DESC, name_key, 2`,
-      [category],
+    const rows = await this.em.execute<CategoryItemRow[]>(`${CATEGORY_ITEMS} ORDER BY kind, count(DISTINCT guide_id) DESC, name_key, 2`, [category]);
+    return itemsOf(rows);
+  }
+
+  async categoryGuides(category: string, limit: number): Promise<{ guides: GuideSummaryView[]; items: CategoryItems }> {
+    // Both as their own queries build them (same rows, same orders), each made a JSON array.
+    const [row] = await this.em.execute<{ guides: SummaryRow[]; items: CategoryItemRow[] }[]>(
+      `SELECT (SELECT coalesce(json_agg(s ORDER BY s.id), '[]') FROM (
+                 WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE ${LISTED} AND g.category = ? ORDER BY g.id ASC LIMIT ?)
+                 SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id) s) AS guides,
+              (SELECT coalesce(json_agg(i ORDER BY i.kind, i.guides DESC, i.name_key, i.text), '[]') FROM (${CATEGORY_ITEMS}) i) AS items`,
+      [category, limit, category],
     );
-    const item = ({ kind: _kind, ...rest }: CategoryItemView & { kind: string }): CategoryItemView => rest;
-    return { parts: rows.filter((r) => r.kind === 'part').map(item), tools: rows.filter((r) => r.kind === 'tool').map(item) };
+    return { guides: row!.guides.map(view), items: itemsOf(row!.items) };
   }
 
   async categoriesWithPublicGuides(): Promise<string[]> {
