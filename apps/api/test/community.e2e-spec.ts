@@ -242,11 +242,20 @@ describe('comments and stories over HTTP', () => {
     });
 
     it('a thread costs the same number of queries with 1 reply as with 25', async () => {
+      // The fewer of two reads, without the events outbox's polls (a background worker's, not the
+      // request's): other background work may still add a statement to either read, and user
+      // summaries a first read looks up are kept for the second. An N+1 would add a statement per
+      // comment to both.
+      const ownStatement = (sql: string) => !/^(begin|commit|rollback)/i.test(sql.trim()) && !/pg_try_advisory_xact_lock|guide_events_outbox/.test(sql);
       const queriesOf = async (path: string) => {
-        await api.settle();
-        const before = statements.length;
-        expect((await get(path)).status).toBe(200);
-        return statements.slice(before).filter((sql) => !/^(begin|commit|rollback)/i.test(sql.trim())).length;
+        const counts: number[] = [];
+        for (let read = 0; read < 2; read++) {
+          await api.settle();
+          const before = statements.length;
+          expect((await get(path)).status).toBe(200);
+          counts.push(statements.slice(before).filter(ownStatement).length);
+        }
+        return Math.min(...counts);
       };
       const small = (await comment('alice', 'guide', coffeeId, { text: 'Small thread' })).body.commentid as number;
       await comment('bob', 'guide', coffeeId, { text: 'One reply', parentid: small });
@@ -259,8 +268,7 @@ describe('comments and stories over HTTP', () => {
       expect(await queriesOf(`/comments/${large}`)).toBeLessThanOrEqual(8);
       expect(await queriesOf('/comments?limit=100')).toBe(await queriesOf('/comments?limit=2'));
       // A guide body with all these comments (27, by 27 authors) costs what a guide with one comment
-      // costs (neither has prerequisites): its authors are looked up together. Each has authors that
-      // no earlier read kept (user summaries are kept across requests), so both count that lookup.
+      // costs (neither has prerequisites).
       const teardown = ((await get('/guides?limit=50')).body as { guideid: number; type: string }[]).find((g) => g.type === 'teardown')!.guideid;
       expect((await get(`/guides/${teardown}`)).body.comments).toEqual([]);
       await comment((await register()).token, 'guide', teardown, { text: 'The only comment' });
