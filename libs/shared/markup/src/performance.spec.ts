@@ -57,13 +57,18 @@ function growth(unit: string, render: (raw: string) => unknown): number {
 
 describe('the measurement', () => {
   it('tells a quadratic scan apart', () => {
-    // Re-scans to the end of the input from every 1024th position: quadratic, with a small constant.
+    // Re-scans to the end of the input from every 256th position: quadratic, with a constant large
+    // enough that the re-scans, not a call's fixed costs, are the small input's cost too.
     const quadratic = (raw: string) => {
       let found = 0;
-      for (let i = 0; i < raw.length; i += 1024) for (let j = i; j < raw.length; j++) if (raw.charCodeAt(j) === 0) found++;
+      for (let i = 0; i < raw.length; i += 256) for (let j = i; j < raw.length; j++) if (raw.charCodeAt(j) === 0) found++;
       return found;
     };
-    expect(growth("'''''x", quadratic)).toBeGreaterThan(MAX_GROWTH);
+    // The most of up to three measurements (the limit is checked the other way round here: a busy
+    // machine stretches the small input's cost as it does the large one's).
+    let most = 0;
+    for (let attempt = 0; attempt < 3 && most <= MAX_GROWTH; attempt++) most = Math.max(most, growth("'''''x", quadratic));
+    expect(most).toBeGreaterThan(MAX_GROWTH);
   });
 });
 
