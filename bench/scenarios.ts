@@ -199,7 +199,23 @@ function listPage(fraction: number): Scenario {
 const wikiPath = (title: string): string => `/wikis/CATEGORY/${encodeURIComponent(title.replace(/ /g, '_'))}`;
 
 /** Tokens of the writer accounts (Admins), one per connection, logged in through the API. */
-async function writerTokens(ctx: BenchContext): Promise<string[]> {
+/** The writers' tokens by API origin: logged in once per run (the tokens hold on every API process of the database). */
+const writerTokensOf = new Map<string, Promise<string[]>>();
+
+/**
+ * Logs the writers in once, before any scenario: the login scenario's thousands of logins from
+ * this address reach the API's login rate limit, which would refuse the writers' logins after it.
+ */
+export function writerTokens(ctx: BenchContext): Promise<string[]> {
+  let tokens = writerTokensOf.get(ctx.origins.api);
+  if (!tokens) {
+    tokens = logInWriters(ctx);
+    writerTokensOf.set(ctx.origins.api, tokens);
+  }
+  return tokens;
+}
+
+async function logInWriters(ctx: BenchContext): Promise<string[]> {
   if (ctx.connections > WRITERS) throw new Error(`the write scenarios need at most ${WRITERS} connections`);
   return Promise.all(
     Array.from({ length: ctx.connections }, async (_, k) => {
