@@ -55,6 +55,12 @@ function rng(ctx: BenchContext, name: string, connection: number): Random {
   return new Random(ctx.seed ^ hash, connection + 1000);
 }
 
+/** The ETag of a response's headers as autocannon gives them (names as the server sent them). */
+function etagOf(headers: Record<string, string | string[]>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'etag') return Array.isArray(value) ? value[0] : value;
+  return undefined;
+}
+
 /** GET /guides/{id}, ids drawn by `pick`. */
 function guideReads(name: string, target: Target, description: string, pick: (ctx: BenchContext, r: Random) => number): Scenario {
   return {
@@ -111,11 +117,17 @@ function conditionalReads(name: string, zipf: boolean): Scenario {
     },
     driver(ctx, connection) {
       const r = rng(ctx, name, connection);
+      let asked = 0;
       return {
         next() {
-          const id = sampleZipf ? sample[sampleZipf.rank(r)]! : sample[Math.floor(r.next() * sample.length)]!;
-          const etag = etags.get(id);
-          return get(`/guides/${id}`, etag ? { 'If-None-Match': etag } : undefined);
+          asked = sampleZipf ? sample[sampleZipf.rank(r)]! : sample[Math.floor(r.next() * sample.length)]!;
+          const etag = etags.get(asked);
+          return get(`/guides/${asked}`, etag ? { 'If-None-Match': etag } : undefined);
+        },
+        // A 200 is a newer representation: its ETag replaces the one kept, as a client's cache does.
+        onResponse(status, _body, headers) {
+          const etag = etagOf(headers);
+          if (status === 200 && etag) etags.set(asked, etag);
         },
       };
     },
@@ -154,11 +166,17 @@ function conditionalPaths(name: string, description: string, paths: (ctx: BenchC
     },
     driver(ctx, connection) {
       const r = rng(ctx, name, connection);
+      let asked = '';
       return {
         next() {
-          const path = sample[Math.floor(r.next() * sample.length)]!;
-          const etag = etags.get(path);
-          return get(path, etag ? { 'If-None-Match': etag } : undefined);
+          asked = sample[Math.floor(r.next() * sample.length)]!;
+          const etag = etags.get(asked);
+          return get(asked, etag ? { 'If-None-Match': etag } : undefined);
+        },
+        // A 200 is a newer representation: its ETag replaces the one kept, as a client's cache does.
+        onResponse(status, _body, headers) {
+          const etag = etagOf(headers);
+          if (status === 200 && etag) etags.set(asked, etag);
         },
       };
     },
