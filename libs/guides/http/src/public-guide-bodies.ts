@@ -87,12 +87,7 @@ export class PublicGuideBodies {
    */
   private shownViews(guideId: number, window: number | null, shown: number): number {
     const known = this.options.views?.known(guideId);
-    const latest = known !== undefined && known > shown ? known : shown;
-    if (window === null) return latest;
-    const set = this.windows.shownIn(guideId, window);
-    if (set !== undefined) return set;
-    this.windows.show(guideId, latest, window);
-    return latest;
+    return this.windows.settle(guideId, known !== undefined && known > shown ? known : shown, window);
   }
 
   /** The body (or NOT_MODIFIED), with its headers set; `null` when the guide is not public: the caller answers as usual. */

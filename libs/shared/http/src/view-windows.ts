@@ -27,26 +27,16 @@ export class ViewWindows {
     return this.refreshMs > 0 ? Math.floor(this.now() / this.refreshMs) : null;
   }
 
-  /** The count `id`'s bodies show in `window`, once set (`show`): every body of it built in the window shows that one. */
-  shownIn(id: number, window: number): number | undefined {
-    const kept = this.shown.get(id);
-    return kept?.window === window ? kept.views : undefined;
-  }
-
-  show(id: number, views: number, window: number): void {
-    this.shown.set(id, { views, window });
-  }
-
   /**
-   * The count to show for `id` now, given a total just read: the one this window already shows
-   * when there is one, else this total (then shown for the rest of the window).
+   * The count to show for `id` in `window` (by default the current one), given a total just read:
+   * the one this window already shows when there is one, else this total (then shown for the rest
+   * of the window). Without windows, the total itself.
    */
-  settle(id: number, stored: number): number {
-    const window = this.current();
+  settle(id: number, stored: number, window: number | null = this.current()): number {
     if (window === null) return stored;
-    const kept = this.shownIn(id, window);
-    if (kept !== undefined) return kept;
-    this.show(id, stored, window);
+    const kept = this.shown.get(id);
+    if (kept?.window === window) return kept.views;
+    this.shown.set(id, { views: stored, window });
     return stored;
   }
 }
