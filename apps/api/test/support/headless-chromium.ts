@@ -66,7 +66,8 @@ export class HeadlessChromium {
         '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
         '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank',
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      // Its own process group, so that closing it ends its helper processes too.
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
     );
     const browserUrl = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -150,10 +151,28 @@ export class HeadlessChromium {
 
   async close(): Promise<void> {
     this.socket.close();
-    const exited = new Promise((resolve) => this.process.once('exit', resolve));
-    this.process.kill();
+    const group = -this.process.pid!;
+    const exited = this.process.exitCode !== null ? Promise.resolve() : new Promise((resolve) => this.process.once('exit', resolve));
+    signal(group, 'SIGTERM');
     await exited;
-    // Chromium's helper processes may still be writing to the profile for a moment after it exits.
+    // Helper processes (renderers, crash handler) outlive the browser for a moment and write to
+    // the profile: wait until the whole group is gone, killing what lingers, before removing it.
+    // (Bounded: an orphan that no init reaps stays a zombie, which holds nothing open.)
+    for (const start = Date.now(); signal(group, 0) && Date.now() - start < 15_000; ) {
+      if (Date.now() - start > 5_000) signal(group, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }
+}
+
+/** Sends `sig` to a process group; false once no process of it is left. */
+function signal(group: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(group, sig);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
   }
 }
