@@ -12,7 +12,7 @@ import { defaultHashingBounds } from '@rc/identity-infra-mikro-orm';
 import { argon2VerificationsPerSecond } from './argon2.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
-import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
+import { analyze, buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
@@ -31,7 +31,9 @@ async function prepare(options: BenchOptions, server: PostgresServer): Promise<{
     if (stamp && stamp.version === GENERATOR_VERSION && stamp.scale === options.scale && stamp.seed === options.seed) {
       log(`reusing database ${options.database} (scale ${stamp.scale}, seed ${stamp.seed}, generated ${stamp.generatedAt})`);
       await migrate(url, log);
-      return { url, generatedSeconds: null, bodiesSeconds: await buildGuideBodies(url, BASE_URL, log) };
+      const bodiesSeconds = await buildGuideBodies(url, BASE_URL, log);
+      await analyze(url, log);
+      return { url, generatedSeconds: null, bodiesSeconds };
     }
     log(`database ${options.database} ${stamp ? `holds scale ${stamp.scale}, seed ${stamp.seed} (generator ${stamp.version})` : 'holds no bench data set'}: generating`);
   }
@@ -42,7 +44,9 @@ async function prepare(options: BenchOptions, server: PostgresServer): Promise<{
   const result = await generate(url, { scale: options.scale, seed: options.seed, log });
   log(`data set generated in ${result.seconds.toFixed(1)} s`);
   await writeStamp(server, options.database, { version: GENERATOR_VERSION, scale: options.scale, seed: options.seed, generatedAt: new Date().toISOString(), seconds: result.seconds });
-  return { url, generatedSeconds: result.seconds, bodiesSeconds: await buildGuideBodies(url, BASE_URL, log) };
+  const bodiesSeconds = await buildGuideBodies(url, BASE_URL, log);
+  await analyze(url, log);
+  return { url, generatedSeconds: result.seconds, bodiesSeconds };
 }
 
 interface Row extends LoadResult {
