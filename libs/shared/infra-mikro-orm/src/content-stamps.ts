@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { PreparedStatement, queryPrepared } from './prepared-statements.js';
 
 // The content stamp: a number that grows with every committed transaction that changed content a
 // list or a page shows (guides, steps, wiki pages, users, images, …), read in one cheap statement.
@@ -61,12 +62,15 @@ export const CONTENT_STAMP_PRUNE_SQL = `WITH gone AS (
   UPDATE content_stamp_base SET n = n + (SELECT count(*) FROM gone) WHERE id = 1 AND (SELECT count(*) FROM gone) > 0
   RETURNING (SELECT count(*) FROM gone)::int AS pruned`;
 
+/** Read before every kept list or page is served: planned once per connection. */
+const STAMP = new PreparedStatement(CONTENT_STAMP_SQL);
+
 /** Reads the content stamp through the request's entity manager (so a read routed to a replica reads that replica's stamp). */
 export class ContentStampReader {
   constructor(private readonly em: EntityManager) {}
 
   async current(): Promise<string> {
-    const [row] = await this.em.execute<{ stamp: string }[]>(CONTENT_STAMP_SQL);
+    const [row] = await queryPrepared<{ stamp: string }>(this.em, STAMP);
     return row!.stamp;
   }
 

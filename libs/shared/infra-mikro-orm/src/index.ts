@@ -9,3 +9,4 @@ export * from './database-unavailable.js';
 export * from './read-replicas.js';
 export * from './statement-view-tally.js';
 export * from './content-stamps.js';
+export * from './prepared-statements.js';

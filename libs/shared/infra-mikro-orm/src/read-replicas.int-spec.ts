@@ -4,6 +4,7 @@ import { ormConfig } from './orm-config.js';
 import { formatLsn, inReadScope, onPrimary, parseLsn, ReplicaRoutingDriver, type ReadScope } from './read-replicas.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
 import { freePort } from './embedded-postgres.js';
+import { PreparedStatement, queryPrepared } from './prepared-statements.js';
 import { startReplicatedPostgres, type ReplicatedPostgres } from './testing/replicated-postgres.js';
 
 const scope = (): ReadScope => ({ replica: 0, fellBack: false, wrote: false });
@@ -59,6 +60,15 @@ describe('ReplicaRoutingDriver on a real primary and streaming replica', () => {
     expect(await inReadScope(scope(), () => onPrimary(onReplica))).toBe(false);
   });
 
+  it("sends a scope's prepared statements to its replica too, and a transaction's to the primary", async () => {
+    const recovery = new PreparedStatement('SELECT pg_is_in_recovery() AS r, ?::int AS n');
+    const onReplicaPrepared = async (em = orm.em.fork()) => (await queryPrepared<{ r: boolean; n: number }>(em, recovery, [7]))[0]!;
+    expect(await onReplicaPrepared()).toEqual({ r: false, n: 7 });
+    expect(await inReadScope(scope(), () => onReplicaPrepared())).toEqual({ r: true, n: 7 });
+    expect(await inReadScope(scope(), () => orm.em.fork().transactional((tx) => onReplicaPrepared(tx)))).toEqual({ r: false, n: 7 });
+    expect(await inReadScope(scope(), () => onPrimary(() => onReplicaPrepared()))).toEqual({ r: false, n: 7 });
+  });
+
   it('runs a statement that writes on the primary, and the rest of the scope there (it reads its own write)', async () => {
     const s = scope();
     const found = await inReadScope(s, async () => {
@@ -97,6 +107,10 @@ describe('ReplicaRoutingDriver on a real primary and streaming replica', () => {
       const s = scope();
       expect(await inReadScope(s, onReplica)).toBe(false);
       expect(s).toMatchObject({ replica: null, fellBack: true });
+      // A prepared statement falls back alike.
+      const p = scope();
+      expect(await inReadScope(p, async () => (await queryPrepared<{ r: boolean }>(orm.em.fork(), new PreparedStatement('SELECT pg_is_in_recovery() AS r')))[0]!.r)).toBe(false);
+      expect(p).toMatchObject({ replica: null, fellBack: true });
       expect(driver.replicaSet.state()[0]).toMatchObject({ up: false, problem: expect.any(String) });
       expect(await driver.replicaSet.pick(null)).toBeNull();
     } finally {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ConnectionType } from '@mikro-orm/core';
 import { PostgreSqlDriver, type Configuration, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 
 /**
@@ -283,23 +284,46 @@ export class ReplicaRoutingDriver extends PostgreSqlDriver {
     await super.close(force);
   }
 
+  /**
+   * Runs `run` on the pool of the server the current read scope reads from: the replica it chose
+   * (falling back to the primary as {@link routedTo} does), or the primary. For statements sent
+   * to the pool directly (see queryPrepared), never inside a transaction.
+   */
+  async onReadServer<T>(run: (pool: Pool) => Promise<T>): Promise<T> {
+    const primary = this.connection as PostgreSqlConnection;
+    const onPrimary = async () => run(await primary.getNativeClient());
+    const scope = scopes.getStore();
+    const replica = scope && scope.replica !== null ? (this.replicas as PostgreSqlConnection[])[scope.replica] : undefined;
+    if (!scope || !replica) return onPrimary();
+    return this.fallingBack(scope, scope.replica!, async () => run(await replica.getNativeClient()), onPrimary);
+  }
+
+  /** Runs `onReplica`; when the replica cannot run it, runs `onPrimary` and keeps the rest of the scope there. */
+  private async fallingBack<T>(scope: ReadScope, index: number, onReplica: () => Promise<T>, onPrimary: () => Promise<T>): Promise<T> {
+    try {
+      return await onReplica();
+    } catch (error) {
+      if (isReadOnlyViolation(error)) scope.wrote = true;
+      else if (isReplicaUnavailable(error)) {
+        scope.fellBack = true;
+        this.replicaSet.markDown(index, error);
+      } else throw error;
+      scope.replica = null;
+      return onPrimary();
+    }
+  }
+
   /** The primary connection, but for plain statements, which go to the replica (falling back as described above). */
   private routedTo(primary: PostgreSqlConnection, replica: PostgreSqlConnection, index: number): PostgreSqlConnection {
-    const set = () => this.replicaSet;
     const execute: Execute = async (query, params, method, ctx, loggerContext) => {
       const scope = scopes.getStore();
       if (ctx || !scope || scope.replica !== index) return primary.execute(query, params, method, ctx, loggerContext);
-      try {
-        return await replica.execute(query, params, method, ctx, loggerContext);
-      } catch (error) {
-        if (isReadOnlyViolation(error)) scope.wrote = true;
-        else if (isReplicaUnavailable(error)) {
-          scope.fellBack = true;
-          set().markDown(index, error);
-        } else throw error;
-        scope.replica = null;
-        return primary.execute(query, params, method, ctx, loggerContext);
-      }
+      return this.fallingBack(
+        scope,
+        index,
+        () => replica.execute(query, params, method, ctx, loggerContext),
+        () => primary.execute(query, params, method, ctx, loggerContext),
+      );
     };
     return new Proxy(primary, {
       get(target, property) {
