@@ -62,10 +62,10 @@ export async function queryPrepared<T extends object>(em: EntityManager, stateme
   const started = Date.now();
   try {
     const rows = driver instanceof ReplicaRoutingDriver ? await driver.onReadServer(run) : await run(await (em.getConnection() as PostgreSqlConnection).getNativeClient());
-    em.config.getLogger().logQuery({ query: statement.text, params: [...values], took: Date.now() - started, results: rows.length, level: 'info' });
+    em.config.getLogger().logQuery({ query: statement.sql, params: [...values], took: Date.now() - started, results: rows.length, level: 'info' });
     return rows;
   } catch (error) {
-    em.config.getLogger().logQuery({ query: statement.text, params: [...values], took: Date.now() - started, level: 'error' });
+    em.config.getLogger().logQuery({ query: statement.sql, params: [...values], took: Date.now() - started, level: 'error' });
     // As MikroORM reports its own statements' failures (a lost server is a ConnectionException…).
     throw error instanceof Error ? driver.convertException(error) : error;
   }

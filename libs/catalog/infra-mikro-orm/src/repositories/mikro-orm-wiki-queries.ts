@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WikiQueries, type CategoryNode, type MaintenanceSchedule, type MaintenanceView, type Namespace, type WikiContributor, type WikiPageParts, type WikiPartsOf, type WikiRef, type WikiSummaryView, type WikiTombstoneView } from '@rc/catalog-domain';
 import type { Page } from '@rc/shared-kernel';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 
 const SUMMARY = 'w.id, w.namespace, w.title, w.display_title, w.description, w.modified_at, w.langid, w.author_id, w.image_id, w.revisionid';
 
@@ -45,6 +46,26 @@ const TREE_PARTS = `(SELECT coalesce(json_agg(a ORDER BY a.depth), '[]') FROM (
      )
      SELECT ${SUMMARY}, up.depth FROM up JOIN wiki_pages w ON w.id = up.id WHERE up.depth > 0 AND w.deleted_at IS NULL) a) AS ancestors,
    (SELECT coalesce(json_agg(c ORDER BY c.title), '[]') FROM (SELECT ${SUMMARY} FROM wiki_pages w WHERE w.parent_id = ? AND w.deleted_at IS NULL) c) AS children`;
+
+/** A page's parts besides its own row (see `parts`), read on every first read of a page: a category's, with its place in the tree, and another page's. */
+const CATEGORY_PARTS = new PreparedStatement(
+  `SELECT ${TREE_PARTS},
+     (SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
+     (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
+        SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
+          JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
+     (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
+     (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`,
+);
+const PAGE_PARTS = new PreparedStatement(
+  `SELECT '[]'::json AS ancestors, '[]'::json AS children,
+     (SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
+     (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
+        SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
+          JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
+     (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
+     (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`,
+);
 
 export class MikroOrmWikiQueries extends WikiQueries {
   constructor(private readonly em: EntityManager) {
@@ -155,14 +176,9 @@ export class MikroOrmWikiQueries extends WikiQueries {
   async parts(page: WikiPartsOf): Promise<WikiPageParts> {
     const category = page.namespace === 'CATEGORY';
     // Each part a JSON array built as its own query builds its rows (same conditions, same order).
-    const [row] = await this.em.execute<{ ancestors: SummaryRow[]; children: SummaryRow[]; tags: string[]; related: SummaryRow[]; contributors: { editor_id: number; revisions: number; first_revisionid: number; creator: boolean }[]; views: string | null }[]>(
-      `SELECT ${category ? TREE_PARTS : `'[]'::json AS ancestors, '[]'::json AS children`},
-         (SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
-         (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
-            SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
-              JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
-         (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
-         (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`,
+    const [row] = await queryPrepared<{ ancestors: SummaryRow[]; children: SummaryRow[]; tags: string[]; related: SummaryRow[]; contributors: { editor_id: number; revisions: number; first_revisionid: number; creator: boolean }[]; views: string | null }>(
+      this.em,
+      category ? CATEGORY_PARTS : PAGE_PARTS,
       [...(category ? [page.id, page.id] : []), page.id, JSON.stringify(page.related.map((r) => ({ namespace: r.namespace, title: r.title }))), page.id, page.id, page.revisionid, page.id],
     );
     return {

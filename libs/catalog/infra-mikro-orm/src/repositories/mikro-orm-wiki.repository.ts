@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import { NO_DETAILS, WikiPage, WikiRepository, WikiTags, type Namespace, type WikiDetails, type WikiId, type WikiRef, type WikiRevisionEntry, type WikiState } from '@rc/catalog-domain';
 
 export const WIKI_COLUMNS = `id, namespace, title, display_title, parent_id, description, contents, image_id, flags, info,
@@ -76,6 +77,9 @@ export function wikiStateOf(row: WikiSqlRow): WikiState {
   };
 }
 
+/** The live page of a title: on every first read of a page. */
+const LIVE_PAGE_BY_TITLE = new PreparedStatement(`SELECT ${WIKI_COLUMNS}, langids FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NULL`);
+
 /** Wiki pages mapped from rows; writes lock the row and keep a snapshot of every revision. */
 export class MikroOrmWikiRepository extends WikiRepository {
   constructor(private readonly em: EntityManager) {
@@ -90,10 +94,9 @@ export class MikroOrmWikiRepository extends WikiRepository {
     // The live page if there is one (the unique index on live titles), otherwise the latest deleted
     // one (the index on deleted titles).
     const lock = forUpdate ? 'FOR UPDATE' : '';
-    let [row] = await this.em.execute<WikiSqlRow[]>(`SELECT ${WIKI_COLUMNS}, langids FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NULL ${lock}`, [
-      namespace,
-      title,
-    ]);
+    let [row] = forUpdate
+      ? await this.em.execute<WikiSqlRow[]>(`SELECT ${WIKI_COLUMNS}, langids FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NULL FOR UPDATE`, [namespace, title])
+      : await queryPrepared<WikiSqlRow>(this.em, LIVE_PAGE_BY_TITLE, [namespace, title]);
     row ??= (
       await this.em.execute<WikiSqlRow[]>(
         `SELECT ${WIKI_COLUMNS}, langids FROM wiki_pages WHERE namespace = ? AND title = ? AND deleted_at IS NOT NULL ORDER BY id DESC LIMIT 1 ${lock}`,

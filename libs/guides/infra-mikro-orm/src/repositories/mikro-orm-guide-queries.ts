@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GuideQueries, type GuideSort, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView, type GuideTombstoneView } from '@rc/guides-domain';
-import { prefixTsQuery, RankingCache, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
+import { prefixTsQuery, PreparedStatement, queryPrepared, RankingCache, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
 
@@ -116,6 +116,14 @@ function itemsOf(rows: readonly CategoryItemRow[]): CategoryItems {
   const item = ({ text, type, quantity, url, thumbnail, isoptional, featured, guides }: CategoryItemRow): CategoryItemView => ({ text, type, quantity, url, thumbnail, isoptional, featured, guides });
   return { parts: rows.filter((r) => r.kind === 'part').map(item), tools: rows.filter((r) => r.kind === 'tool').map(item) };
 }
+
+/** A category's guides and their parts and tools (see `categoryGuides`): on every first read of a category page. */
+const CATEGORY_GUIDES = new PreparedStatement(
+  `SELECT (SELECT coalesce(json_agg(s ORDER BY s.id), '[]') FROM (
+             WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE ${LISTED} AND g.category = ? ORDER BY g.id ASC LIMIT ?)
+             SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id) s) AS guides,
+          (SELECT coalesce(json_agg(i ORDER BY i.kind, i.guides DESC, i.name_key, i.text), '[]') FROM (${CATEGORY_ITEMS}) i) AS items`,
+);
 
 /** List reads: one query each, whatever the page size. */
 export class MikroOrmGuideQueries extends GuideQueries {
@@ -384,13 +392,7 @@ export class MikroOrmGuideQueries extends GuideQueries {
 
   async categoryGuides(category: string, limit: number): Promise<{ guides: GuideSummaryView[]; items: CategoryItems }> {
     // Both as their own queries build them (same rows, same orders), each made a JSON array.
-    const [row] = await this.em.execute<{ guides: SummaryRow[]; items: CategoryItemRow[] }[]>(
-      `SELECT (SELECT coalesce(json_agg(s ORDER BY s.id), '[]') FROM (
-                 WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE ${LISTED} AND g.category = ? ORDER BY g.id ASC LIMIT ?)
-                 SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id) s) AS guides,
-              (SELECT coalesce(json_agg(i ORDER BY i.kind, i.guides DESC, i.name_key, i.text), '[]') FROM (${CATEGORY_ITEMS}) i) AS items`,
-      [category, limit, category],
-    );
+    const [row] = await queryPrepared<{ guides: SummaryRow[]; items: CategoryItemRow[] }>(this.em, CATEGORY_GUIDES, [category, limit, category]);
     return { guides: row!.guides.map(view), items: itemsOf(row!.items) };
   }
 

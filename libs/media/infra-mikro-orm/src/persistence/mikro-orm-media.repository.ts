@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import {
   Embed,
@@ -70,6 +71,14 @@ const whereRef = (ref: MediaRef): [string, unknown] => ('id' in ref ? ['id = ?',
  * Media rows in PostgreSQL, with SQL: an image and its sizes (of its current version) load and
  * save together; writes that read first run inside a unit of work on rows locked `FOR UPDATE`.
  */
+/** One statement (content shows images on hot paths): the sizes of each image's current version alongside it. */
+const IMAGES_WITH_SIZES = new PreparedStatement(
+  `SELECT ${IMAGE_COLUMNS},
+     (SELECT json_agg(json_build_object('image_id', s.image_id, 'size', s.size, 'width', s.width, 'height', s.height, 'format', s.format, 'byte_size', s.byte_size))
+        FROM media_image_sizes s WHERE s.image_id = i.id AND s.version = i.version) AS sizes
+   FROM media_images i WHERE i.id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int)) ORDER BY i.id`,
+);
+
 export class MikroOrmMediaRepository extends MediaRepository {
   constructor(private readonly em: EntityManager) {
     super();
@@ -106,15 +115,7 @@ export class MikroOrmMediaRepository extends MediaRepository {
 
   async findImages(ids: readonly ImageId[]): Promise<Image[]> {
     if (!ids.length) return [];
-    const list = intArray(ids);
-    // One statement (content shows images on hot paths): the sizes of each image's current version alongside it.
-    const rows = await this.em.execute<(ImageRow & { sizes: SizeRow[] | null })[]>(
-      `SELECT ${IMAGE_COLUMNS},
-         (SELECT json_agg(json_build_object('image_id', s.image_id, 'size', s.size, 'width', s.width, 'height', s.height, 'format', s.format, 'byte_size', s.byte_size))
-            FROM media_image_sizes s WHERE s.image_id = i.id AND s.version = i.version) AS sizes
-       FROM media_images i WHERE i.id = ANY(${list.sql}) ORDER BY i.id`,
-      [list.param],
-    );
+    const rows = await queryPrepared<ImageRow & { sizes: SizeRow[] | null }>(this.em, IMAGES_WITH_SIZES, [intArray(ids).param]);
     return this.restore(rows, rows.flatMap((r) => r.sizes ?? []));
   }
 

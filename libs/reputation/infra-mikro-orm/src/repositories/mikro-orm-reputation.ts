@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import {
   BadgeCatalogue,
   NO_BADGES,
@@ -45,6 +46,26 @@ const badgeOf = (r: BadgeSqlRow): Badge => ({
 
 /** Integer ids as one JSON parameter (MikroORM would expand an array into a list of values). */
 const ids = (values: readonly number[]) => JSON.stringify([...new Set(values)]);
+
+/** The standing of the users a body or a page shows: on every first read of one. */
+const STANDINGS = new PreparedStatement(
+  `WITH wanted AS (SELECT DISTINCT value::int AS user_id FROM jsonb_array_elements_text(?::jsonb)),
+          badges_held AS (
+            SELECT a.user_id,
+                   count(*) FILTER (WHERE b.type = 'bronze')::int AS bronze,
+                   count(*) FILTER (WHERE b.type = 'silver')::int AS silver,
+                   count(*) FILTER (WHERE b.type = 'gold')::int AS gold,
+                   count(*)::int AS total
+              FROM badge_awards a JOIN badges b ON b.id = a.badge_id
+             WHERE a.user_id IN (SELECT user_id FROM wanted)
+             GROUP BY a.user_id)
+     SELECT w.user_id, coalesce(t.points, 0) AS reputation,
+            coalesce(h.bronze, 0) AS bronze, coalesce(h.silver, 0) AS silver, coalesce(h.gold, 0) AS gold, coalesce(h.total, 0) AS total
+       FROM wanted w
+       LEFT JOIN reputation_totals t ON t.user_id = w.user_id
+       LEFT JOIN badges_held h ON h.user_id = w.user_id
+      WHERE t.user_id IS NOT NULL OR h.user_id IS NOT NULL`,
+);
 
 export class MikroOrmReputationStore extends ReputationStore {
   constructor(private readonly em: EntityManager) {
@@ -128,25 +149,7 @@ export class MikroOrmReputationQueries extends ReputationQueries {
   async standings(userIds: readonly number[]): Promise<Map<number, Standing>> {
     const out = new Map<number, Standing>();
     if (userIds.length === 0) return out;
-    const rows = await this.em.execute<{ user_id: number; reputation: number; bronze: number; silver: number; gold: number; total: number }[]>(
-      `WITH wanted AS (SELECT DISTINCT value::int AS user_id FROM jsonb_array_elements_text(?::jsonb)),
-            badges_held AS (
-              SELECT a.user_id,
-                     count(*) FILTER (WHERE b.type = 'bronze')::int AS bronze,
-                     count(*) FILTER (WHERE b.type = 'silver')::int AS silver,
-                     count(*) FILTER (WHERE b.type = 'gold')::int AS gold,
-                     count(*)::int AS total
-                FROM badge_awards a JOIN badges b ON b.id = a.badge_id
-               WHERE a.user_id IN (SELECT user_id FROM wanted)
-               GROUP BY a.user_id)
-       SELECT w.user_id, coalesce(t.points, 0) AS reputation,
-              coalesce(h.bronze, 0) AS bronze, coalesce(h.silver, 0) AS silver, coalesce(h.gold, 0) AS gold, coalesce(h.total, 0) AS total
-         FROM wanted w
-         LEFT JOIN reputation_totals t ON t.user_id = w.user_id
-         LEFT JOIN badges_held h ON h.user_id = w.user_id
-        WHERE t.user_id IS NOT NULL OR h.user_id IS NOT NULL`,
-      [ids(userIds)],
-    );
+    const rows = await queryPrepared<{ user_id: number; reputation: number; bronze: number; silver: number; gold: number; total: number }>(this.em, STANDINGS, [ids(userIds)]);
     for (const r of rows) {
       out.set(r.user_id, { reputation: r.reputation, badgeCounts: r.total ? { bronze: r.bronze, silver: r.silver, gold: r.gold, total: r.total } : NO_BADGES });
     }

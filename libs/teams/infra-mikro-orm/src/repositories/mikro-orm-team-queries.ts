@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { TeamQueries, type TeamId, type TeamListFilter, type TeamView } from '@rc/teams-domain';
 import { intArray, toDate } from './sql.js';
@@ -30,6 +31,14 @@ const viewOf = (row: TeamViewRow): TeamView => ({
 });
 
 /** Reads of live teams, each one SQL statement. */
+/** The teams of the users a body or a page shows (their standing): on every first read of one. */
+const TEAM_IDS_OF_USERS = new PreparedStatement(
+  `SELECT m.user_id, array_agg(m.team_id ORDER BY m.team_id) AS team_ids
+     FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL
+    WHERE m.user_id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int))
+    GROUP BY m.user_id`,
+);
+
 export class MikroOrmTeamQueries extends TeamQueries {
   constructor(private readonly em: EntityManager) {
     super();
@@ -69,14 +78,7 @@ export class MikroOrmTeamQueries extends TeamQueries {
 
   async teamIdsOfUsers(userIds: readonly number[]): Promise<Map<number, number[]>> {
     if (!userIds.length) return new Map();
-    const ids = intArray(userIds);
-    const rows = await this.em.execute<{ user_id: number; team_ids: number[] }[]>(
-      `SELECT m.user_id, array_agg(m.team_id ORDER BY m.team_id) AS team_ids
-         FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL
-        WHERE m.user_id = ANY(${ids.sql})
-        GROUP BY m.user_id`,
-      [ids.param],
-    );
+    const rows = await queryPrepared<{ user_id: number; team_ids: number[] }>(this.em, TEAM_IDS_OF_USERS, [intArray(userIds).param]);
     return new Map(rows.map((r) => [r.user_id, r.team_ids]));
   }
 }
