@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { readZip } from './support/zip.js';
+import { readZip } from '@rc/archive-http/testing';
 import { ArchiveBuilder, ArchivesController } from '@rc/archive-http';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
@@ -10,7 +10,7 @@ import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js
 
 /** Every file of a ZIP by name. */
 async function filesOf(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Map(await readZip(zip));
+  return new Map((await readZip(zip)).map(({ name, data }) => [name, data]));
 }
 
 interface Download {

@@ -5,11 +5,11 @@ import { ArchiveBuilder, ArchivesController } from '@rc/archive-http';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
 import { parseXml, validateOmanual } from '@rc/shared-http/testing';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
-import { readZip } from './support/zip.js';
+import { readZip } from '@rc/archive-http/testing';
 
 /** Every file of a ZIP by name, as text. */
 async function readZipText(zip: Buffer): Promise<Map<string, string>> {
-  return new Map((await readZip(zip)).map(([name, data]) => [name, data.toString('utf8')]));
+  return new Map((await readZip(zip)).map(({ name, data }) => [name, data.toString('utf8')]));
 }
 
 interface Download {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { readZip } from './support/zip.js';
+import { readZip } from '@rc/archive-http/testing';
 import { ArchiveBuilder, ArchiveNotBuiltError, ArchiveScheduler, ArchiveStore, buildInChild } from '@rc/archive-http';
 import { runCli, type CliIo } from '../src/cli/run-cli.js';
 import { categoryPath, guidePath, MANIFEST_PATH } from '@rc/shared-http';
@@ -26,7 +26,7 @@ const isMedia = (name: string) => name.startsWith('media/');
 
 /** The documents of a ZIP (every file but the media files), as text by name. */
 async function unzip(zip: Buffer): Promise<Map<string, string>> {
-  return new Map((await readZip(zip)).filter(([name]) => !isMedia(name)).map(([name, data]) => [name, data.toString('utf8')]));
+  return new Map((await readZip(zip)).filter(({ name }) => !isMedia(name)).map(({ name, data }) => [name, data.toString('utf8')]));
 }
 
 /** Waits until `check` answers something truthy. */
@@ -206,7 +206,7 @@ describe('the offline oManual archive', () => {
     });
 
     it('packs the images its documents show under media/ (each file once, JPEGs of their size), the documents pointing at them by relative path', async () => {
-      const all = await readZip(zip);
+      const all = (await readZip(zip)).map(({ name, data }) => [name, data] as const);
       const media = new Map(all.filter(([name]) => isMedia(name)));
       // Each file once, however many documents show it (the demo categories share their guides' pictures).
       expect(media.size).toBe(all.filter(([name]) => isMedia(name)).length);

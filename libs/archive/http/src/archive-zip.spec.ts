@@ -6,37 +6,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import yauzl from 'yauzl';
+import { readZip } from './testing/index.js';
 import { ArchiveZip } from './archive-zip.js';
 
 // A full garbage collection on demand, so what is measured is what stays reachable.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
-
-/** Every entry of a ZIP as yauzl reads it (from the central directory, ZIP64 included, sizes and CRCs checked). */
-function readZip(zip: Buffer): Promise<{ name: string; data: Buffer; date: Date }[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('no zip'));
-      const entries: { name: string; data: Buffer; date: Date }[] = [];
-      file.on('error', reject);
-      file.on('end', () => resolve(entries));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries.push({ name: entry.fileName, data: Buffer.concat(chunks), date: entry.getLastModDate() });
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
-}
 
 /** The whole output of a writer, once finalized. */
 function collect(zip: ArchiveZip): Promise<Buffer> {
