@@ -236,6 +236,10 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
       c.query('VACUUM (ANALYZE) guide_steps, guide_revisions, wiki_pages, wiki_revisions'),
       control.query('ANALYZE media_images, media_image_sizes').catch(() => undefined),
     ]);
+    // Every other table too (the server may run without autovacuum): a table never analysed has
+    // no statistics, and its plans are guesses (teams and team_members went unanalysed, and a
+    // user object's team ids read every live team).
+    await control.query('ANALYZE');
     log(`  sequences set, vacuumed and analysed in ${secs(t)}`);
   } finally {
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));

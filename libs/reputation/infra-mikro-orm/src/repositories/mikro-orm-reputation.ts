@@ -43,9 +43,6 @@ const badgeOf = (r: BadgeSqlRow): Badge => ({
   rule: r.rule_metric === null || r.rule_threshold === null ? null : { metric: r.rule_metric as NonNullable<Badge['rule']>['metric'], threshold: r.rule_threshold },
 });
 
-/** Integer ids as one JSON parameter (MikroORM would expand an array into a list of values). */
-const ids = (values: readonly number[]) => JSON.stringify([...new Set(values)]);
-
 export class MikroOrmReputationStore extends ReputationStore {
   constructor(private readonly em: EntityManager) {
     super();
@@ -129,23 +126,22 @@ export class MikroOrmReputationQueries extends ReputationQueries {
     const out = new Map<number, Standing>();
     if (userIds.length === 0) return out;
     const rows = await this.em.execute<{ user_id: number; reputation: number; bronze: number; silver: number; gold: number; total: number }[]>(
-      `WITH wanted AS (SELECT DISTINCT value::int AS user_id FROM jsonb_array_elements_text(?::jsonb)),
-            badges_held AS (
-              SELECT a.user_id,
-                     count(*) FILTER (WHERE b.type = 'bronze')::int AS bronze,
-                     count(*) FILTER (WHERE b.type = 'silver')::int AS silver,
-                     count(*) FILTER (WHERE b.type = 'gold')::int AS gold,
-                     count(*)::int AS total
-                FROM badge_awards a JOIN badges b ON b.id = a.badge_id
-               WHERE a.user_id IN (SELECT user_id FROM wanted)
-               GROUP BY a.user_id)
-       SELECT w.user_id, coalesce(t.points, 0) AS reputation,
-              coalesce(h.bronze, 0) AS bronze, coalesce(h.silver, 0) AS silver, coalesce(h.gold, 0) AS gold, coalesce(h.total, 0) AS total
-         FROM wanted w
+      // Per wanted user, its total by key and its awards by the primary key's user_id prefix (an
+      // array literal: MikroORM expands an array parameter into its values, and the planner knows
+      // how many there are). A login's user object asks for one user: two index probes, where a
+      // CTE of unknown size had the planner hash whole tables.
+      `SELECT w.user_id, coalesce(t.points, 0) AS reputation, h.bronze, h.silver, h.gold, h.total
+         FROM (SELECT DISTINCT unnest(ARRAY[?]::int[]) AS user_id) w
          LEFT JOIN reputation_totals t ON t.user_id = w.user_id
-         LEFT JOIN badges_held h ON h.user_id = w.user_id
-        WHERE t.user_id IS NOT NULL OR h.user_id IS NOT NULL`,
-      [ids(userIds)],
+         CROSS JOIN LATERAL (
+           SELECT count(*) FILTER (WHERE b.type = 'bronze')::int AS bronze,
+                  count(*) FILTER (WHERE b.type = 'silver')::int AS silver,
+                  count(*) FILTER (WHERE b.type = 'gold')::int AS gold,
+                  count(*)::int AS total
+             FROM badge_awards a JOIN badges b ON b.id = a.badge_id
+            WHERE a.user_id = w.user_id) h
+        WHERE t.user_id IS NOT NULL OR h.total > 0`,
+      [[...new Set(userIds)]],
     );
     for (const r of rows) {
       out.set(r.user_id, { reputation: r.reputation, badgeCounts: r.total ? { bronze: r.bronze, silver: r.silver, gold: r.gold, total: r.total } : NO_BADGES });

@@ -69,13 +69,16 @@ export class MikroOrmTeamQueries extends TeamQueries {
 
   async teamIdsOfUsers(userIds: readonly number[]): Promise<Map<number, number[]>> {
     if (!userIds.length) return new Map();
-    const ids = intArray(userIds);
+    // The ids as an array literal (MikroORM expands an array parameter into its values): the
+    // planner knows how many there are, and for a few users it walks team_members_user_idx and
+    // looks each team up by its key. Behind an array built by a subquery it assumed a hundred and
+    // read every live team (the user object of a login, or of GET /user, asks for one user).
     const rows = await this.em.execute<{ user_id: number; team_ids: number[] }[]>(
       `SELECT m.user_id, array_agg(m.team_id ORDER BY m.team_id) AS team_ids
          FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL
-        WHERE m.user_id = ANY(${ids.sql})
+        WHERE m.user_id = ANY(ARRAY[?]::int[])
         GROUP BY m.user_id`,
-      [ids.param],
+      [[...new Set(userIds)]],
     );
     return new Map(rows.map((r) => [r.user_id, r.team_ids]));
   }
