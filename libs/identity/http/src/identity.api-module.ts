@@ -124,8 +124,8 @@ export class IdentityApiModule {
         ),
         factory(AttemptThrottle, (log: AttemptLog, clock: Clock) => new AttemptThrottle(log, clock, policy.throttle.windowSeconds), [AttemptLog, Clock]),
         factory(TokenIssuer, (t: AuthTokenRepository, s: Secrets, c: Clock) => new TokenIssuer(t, s, c, policy), [AuthTokenRepository, Secrets, Clock]),
-        factory(LogIn, (u: UserRepository, h: PasswordHasher, i: TokenIssuer, t: AttemptThrottle, w: UnitOfWork) => new LogIn(u, h, i, t, w, policy), [
-          UserRepository, PasswordHasher, TokenIssuer, AttemptThrottle, UnitOfWork,
+        factory(LogIn, (u: UserRepository, h: PasswordHasher, i: TokenIssuer, t: AttemptThrottle) => new LogIn(u, h, i, t, policy), [
+          UserRepository, PasswordHasher, TokenIssuer, AttemptThrottle,
         ]),
         factory(LogOut, (t: AuthTokenRepository) => new LogOut(t), [AuthTokenRepository]),
         factory(AuthenticateToken, (t: AuthTokenRepository, s: Secrets, c: Clock) => new AuthenticateToken(t, s, c), [AuthTokenRepository, Secrets, Clock]),

@@ -147,6 +147,29 @@ describe('identity repositories (PostgreSQL)', () => {
       expect(row!.n).toBe(2);
     });
 
+    it('issues no token to a user that does not exist, and writes nothing', async () => {
+      const tokens = new MikroOrmAuthTokenRepository(em);
+      await expect(inContext(() => tokens.add({ digest: '9'.repeat(64), userId: 424242 as User['id'], createdAt: t0, expiresAt: at(60) }, 2))).rejects.toThrow('no user 424242');
+      const [row] = await em.fork().execute<{ n: number }[]>('SELECT count(*)::int AS n FROM auth_tokens');
+      expect(row!.n).toBe(0);
+    });
+
+    it('issues a token with the cap in one statement, and inside a unit of work, in its transaction', async () => {
+      const user = await inContext(() => newUser(1));
+      const tokens = new MikroOrmAuthTokenRepository(em);
+      await expect(
+        inContext(() =>
+          new MikroOrmUnitOfWork(em).run(async () => {
+            await tokens.add({ digest: '7'.repeat(64), userId: user.id, createdAt: t0, expiresAt: at(60) }, 2);
+            throw new Error('rolled back');
+          }),
+        ),
+      ).rejects.toThrow('rolled back');
+      expect(await inContext(() => tokens.findOwner('7'.repeat(64), at(1)))).toBeNull();
+      await inContext(() => tokens.add({ digest: '8'.repeat(64), userId: user.id, createdAt: t0, expiresAt: at(60) }, 2));
+      expect(await inContext(() => tokens.findOwner('8'.repeat(64), at(1)))).toEqual({ userId: user.id, role: 'User' });
+    });
+
     it('removes all tokens of a user', async () => {
       const user = await inContext(() => newUser(1));
       const tokens = new MikroOrmAuthTokenRepository(em);

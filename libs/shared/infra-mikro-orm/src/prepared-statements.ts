@@ -70,3 +70,14 @@ export async function queryPrepared<T extends object>(em: EntityManager, stateme
     throw error instanceof Error ? driver.convertException(error) : error;
   }
 }
+
+/**
+ * Integer ids as one `int[]` value (`?::int[]`), the same whether the statement runs prepared or
+ * through `em.execute` (which would expand a JS array into a list of values): the planner counts
+ * them, where an array built by a subquery is assumed to hold a hundred.
+ */
+export function intArrayLiteral(values: readonly number[]): string {
+  const ids = [...new Set(values)];
+  if (!ids.every(Number.isSafeInteger)) throw new TypeError('intArrayLiteral takes integers');
+  return `{${ids.join(',')}}`;
+}

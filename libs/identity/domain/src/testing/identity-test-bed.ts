@@ -74,7 +74,7 @@ export function identityTestBed(options: IdentityTestBedOptions = {}) {
     issuer,
     throttle,
 
-    logIn: new LogIn(users, hasher, issuer, throttle, uow, policy),
+    logIn: new LogIn(users, hasher, issuer, throttle, policy),
     authenticateToken: new AuthenticateToken(tokens, secrets, clock),
     logOut: new LogOut(tokens),
     registerUser: new RegisterUser(users, hasher, issuer, throttle, clock, uow, policy, events),

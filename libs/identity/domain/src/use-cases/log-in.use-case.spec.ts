@@ -67,7 +67,7 @@ describe('LogIn', () => {
       verify = () => new Promise<boolean>(() => undefined);
     }
     const bounded = new BoundedPasswordHasher(new Stuck(), { concurrency: 1, maxWaiting: 0 });
-    const logInBusy = new LogIn(bed.users, bounded, bed.issuer, bed.throttle, bed.uow, bed.policy);
+    const logInBusy = new LogIn(bed.users, bounded, bed.issuer, bed.throttle, bed.policy);
     await bounded.hash('warm the decoy'); // a hash (not a verification) ends: the slot is free again
     void logInBusy.execute({ email: 'holder@example.com', password: 'x'.repeat(12), clientAddress: '192.0.2.99' });
     await new Promise((resolve) => setImmediate(resolve));

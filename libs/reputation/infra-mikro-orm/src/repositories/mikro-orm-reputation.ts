@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
+import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import {
   BadgeCatalogue,
   NO_BADGES,
@@ -44,27 +44,23 @@ const badgeOf = (r: BadgeSqlRow): Badge => ({
   rule: r.rule_metric === null || r.rule_threshold === null ? null : { metric: r.rule_metric as NonNullable<Badge['rule']>['metric'], threshold: r.rule_threshold },
 });
 
-/** Integer ids as one JSON parameter (MikroORM would expand an array into a list of values). */
-const ids = (values: readonly number[]) => JSON.stringify([...new Set(values)]);
-
-/** The standing of the users a body or a page shows: on every first read of one. */
+/**
+ * The standing of the users a body or a page shows (on every first read of one): per wanted user,
+ * its total by key and its awards by the primary key's user_id prefix, so that for a login's one
+ * user it is two index probes (a CTE of unknown size had the planner hash whole tables).
+ */
 const STANDINGS = new PreparedStatement(
-  `WITH wanted AS (SELECT DISTINCT value::int AS user_id FROM jsonb_array_elements_text(?::jsonb)),
-          badges_held AS (
-            SELECT a.user_id,
-                   count(*) FILTER (WHERE b.type = 'bronze')::int AS bronze,
-                   count(*) FILTER (WHERE b.type = 'silver')::int AS silver,
-                   count(*) FILTER (WHERE b.type = 'gold')::int AS gold,
-                   count(*)::int AS total
-              FROM badge_awards a JOIN badges b ON b.id = a.badge_id
-             WHERE a.user_id IN (SELECT user_id FROM wanted)
-             GROUP BY a.user_id)
-     SELECT w.user_id, coalesce(t.points, 0) AS reputation,
-            coalesce(h.bronze, 0) AS bronze, coalesce(h.silver, 0) AS silver, coalesce(h.gold, 0) AS gold, coalesce(h.total, 0) AS total
-       FROM wanted w
-       LEFT JOIN reputation_totals t ON t.user_id = w.user_id
-       LEFT JOIN badges_held h ON h.user_id = w.user_id
-      WHERE t.user_id IS NOT NULL OR h.user_id IS NOT NULL`,
+  `SELECT w.user_id, coalesce(t.points, 0) AS reputation, h.bronze, h.silver, h.gold, h.total
+     FROM (SELECT DISTINCT unnest(?::int[]) AS user_id) w
+     LEFT JOIN reputation_totals t ON t.user_id = w.user_id
+     CROSS JOIN LATERAL (
+       SELECT count(*) FILTER (WHERE b.type = 'bronze')::int AS bronze,
+              count(*) FILTER (WHERE b.type = 'silver')::int AS silver,
+              count(*) FILTER (WHERE b.type = 'gold')::int AS gold,
+              count(*)::int AS total
+         FROM badge_awards a JOIN badges b ON b.id = a.badge_id
+        WHERE a.user_id = w.user_id) h
+    WHERE t.user_id IS NOT NULL OR h.total > 0`,
 );
 
 export class MikroOrmReputationStore extends ReputationStore {
@@ -149,7 +145,7 @@ export class MikroOrmReputationQueries extends ReputationQueries {
   async standings(userIds: readonly number[]): Promise<Map<number, Standing>> {
     const out = new Map<number, Standing>();
     if (userIds.length === 0) return out;
-    const rows = await queryPrepared<{ user_id: number; reputation: number; bronze: number; silver: number; gold: number; total: number }>(this.em, STANDINGS, [ids(userIds)]);
+    const rows = await queryPrepared<{ user_id: number; reputation: number; bronze: number; silver: number; gold: number; total: number }>(this.em, STANDINGS, [intArrayLiteral(userIds)]);
     for (const r of rows) {
       out.set(r.user_id, { reputation: r.reputation, badgeCounts: r.total ? { bronze: r.bronze, silver: r.silver, gold: r.gold, total: r.total } : NO_BADGES });
     }

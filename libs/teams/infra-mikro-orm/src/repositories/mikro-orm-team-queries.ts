@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
+import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { TeamQueries, type TeamId, type TeamListFilter, type TeamView } from '@rc/teams-domain';
 import { intArray, toDate } from './sql.js';
@@ -35,7 +35,7 @@ const viewOf = (row: TeamViewRow): TeamView => ({
 const TEAM_IDS_OF_USERS = new PreparedStatement(
   `SELECT m.user_id, array_agg(m.team_id ORDER BY m.team_id) AS team_ids
      FROM team_members m JOIN teams t ON t.id = m.team_id AND t.deleted_at IS NULL
-    WHERE m.user_id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int))
+    WHERE m.user_id = ANY(?::int[])
     GROUP BY m.user_id`,
 );
 
@@ -78,7 +78,9 @@ export class MikroOrmTeamQueries extends TeamQueries {
 
   async teamIdsOfUsers(userIds: readonly number[]): Promise<Map<number, number[]>> {
     if (!userIds.length) return new Map();
-    const rows = await queryPrepared<{ user_id: number; team_ids: number[] }>(this.em, TEAM_IDS_OF_USERS, [intArray(userIds).param]);
+    // The ids as one int[] parameter: the planner counts them (a login's user object asks for one
+    // user) and walks team_members_user_idx, looking each team up by its key.
+    const rows = await queryPrepared<{ user_id: number; team_ids: number[] }>(this.em, TEAM_IDS_OF_USERS, [intArrayLiteral(userIds)]);
     return new Map(rows.map((r) => [r.user_id, r.team_ids]));
   }
 }
