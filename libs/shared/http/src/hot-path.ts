@@ -122,12 +122,18 @@ export class KeptAnswers {
         return false;
       }
       if (key === null) return false;
+      let handedOn = false;
+      const handOn = () => {
+        if (handedOn) return;
+        handedOn = true;
+        fallback();
+      };
       stamps.current().then(
         (stamp) => {
           const entry = route.bodies.peek(key, stamp);
           if (!entry || (route.serve && !route.serve(entry, req, res))) {
             readFor.set(req, stamp);
-            return fallback();
+            return handOn();
           }
           route.bodies.hits++;
           this.served++;
@@ -135,8 +141,8 @@ export class KeptAnswers {
           preamble(req, res);
           sendKept(req, res, entry);
         },
-        () => fallback(),
-      ).catch(() => (res.headersSent ? res.destroy() : fallback()));
+        handOn,
+      ).catch(() => (res.headersSent ? res.destroy() : handOn()));
       return true;
     };
   }
