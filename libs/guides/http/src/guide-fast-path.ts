@@ -7,8 +7,6 @@ import type { GuideVersions } from './guide-versions.js';
 
 const GUIDE_PATH = /^\/api\/2\.0\/guides\/([1-9][0-9]{0,9})$/;
 
-export type { HotPath, ResponsePreamble } from '@rc/shared-http';
-
 /**
  * Answers the hottest request, an anonymous `GET /api/2.0/guides/{id}` with no query string that
  * does not ask for XML, ahead of Express and Nest: the version is remembered (`notify` coherence) or
