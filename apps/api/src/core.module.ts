@@ -4,14 +4,14 @@ import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { Clock, SystemClock, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config.js';
-import { ConflictBodies, factory, LOGGER } from '@rc/shared-http';
+import { ConflictBodies, factory, KeptAnswers, LOGGER } from '@rc/shared-http';
 import { ContentStampPruning } from './wiring/content-stamp-pruning.js';
 
 export const APP_CONFIG = Symbol('AppConfig');
 /** The URL of the database in use (external, or the embedded server started for this process). */
 export const DATABASE_URL = Symbol('DatabaseUrl');
 
-export { factory, LOGGER };
+export { factory, KeptAnswers, LOGGER };
 
 /** Process-wide services every context module may inject. */
 @Global()
@@ -27,9 +27,10 @@ export class CoreModule {
         { provide: Clock, useValue: clock },
         factory(UnitOfWork, (orm: MikroORM) => new MikroOrmUnitOfWork(orm.em), [MikroORM]),
         ConflictBodies,
+        KeptAnswers,
         factory(ContentStampPruning, (url: string, logger: Logger) => new ContentStampPruning(url, logger), [DATABASE_URL, LOGGER]),
       ],
-      exports: [APP_CONFIG, LOGGER, DATABASE_URL, Clock, UnitOfWork, ConflictBodies],
+      exports: [APP_CONFIG, LOGGER, DATABASE_URL, Clock, UnitOfWork, ConflictBodies, KeptAnswers],
     };
   }
 }

@@ -1,12 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 import type { AppConfig } from './config/config.js';
-import { configureApp, responsePreamble } from './configure-app.js';
+import { API_PREFIX, configureApp, responsePreamble } from './configure-app.js';
 import { openDatabase, type Database } from './database.js';
-import { ApiExpressAdapter, installFallbacks, installProtocolErrors } from '@rc/shared-http';
+import { ApiExpressAdapter, hotPaths, installFallbacks, installHotPath, installProtocolErrors, KeptAnswers } from '@rc/shared-http';
 import { NestPinoLogger } from './logger.js';
 import { migrate, provision } from './provisioning.js';
 import { GuideEventRelay } from './events/guide-event-relay.js';
@@ -17,7 +16,8 @@ import { ResumeStalledMedia } from '@rc/media-domain';
 import { MEDIA_DEPS, MediaJobHandlers } from '@rc/media-http';
 import { WebhookJobs } from '@rc/webhooks-http';
 import { BackgroundJobs } from '@rc/shared-jobs';
-import { guideFastPath, GuideVersions, PublicGuideBodies, type HotPath } from '@rc/guides-http';
+import { guideFastPath, GuideVersions, PublicGuideBodies } from '@rc/guides-http';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 import { beginShutdown, installOperability } from './ops/install.js';
 
 export interface RunningApi {
@@ -32,11 +32,13 @@ export interface RunningApi {
 export type StartOptions = Omit<AppModuleOptions, 'databaseUrl' | 'config' | 'logger'> & {
   /** `false`: skip the configured content (admin, app ids, demo data), which another process provisions. */
   readonly provision?: boolean;
+  /** `false`: Express answers everything (the tests compare the hot path's answers with the routes'). */
+  readonly hotPath?: boolean;
 };
 
 /** Creates the Nest application on a database: migrations applied, configured content provisioned. */
 export async function createApi(config: AppConfig, logger: Logger, databaseUrl: string, options: StartOptions = {}): Promise<NestExpressApplication> {
-  const { provision: provisioning = true, ...moduleOptions } = options;
+  const { provision: provisioning = true, hotPath = true, ...moduleOptions } = options;
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, logger, databaseUrl, ...moduleOptions }),
     new ApiExpressAdapter(),
@@ -44,7 +46,9 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   );
   configureApp(app, config, logger);
   await app.init();
-  installHotPath(app, guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), responsePreamble(config, logger)));
+  // Anonymous reads answered ahead of Express: guide bodies, and kept lists, pages and searches (not with replicas: their answers carry the consistency token).
+  const preamble = responsePreamble(config, logger), kept = app.get(KeptAnswers).hotPath(`/${API_PREFIX}`, (app.getHttpAdapter() as ApiExpressAdapter).routes, new ContentStampReader(app.get(MikroORM).em), preamble);
+  if (hotPath) installHotPath(app.getHttpServer(), hotPaths(guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), preamble), ...(config.databaseReplicaUrls.length ? [] : [kept])));
   // Ahead of the hot path: request ids and contexts, request metrics, health probes and metrics.
   installOperability(app);
   installProtocolErrors(app.getHttpServer(), logger);
@@ -64,28 +68,6 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   // when there is none: after the migrations, since a build reads the content.
   app.get(ArchiveScheduler).start(config.archiveCheckSeconds);
   return app;
-}
-
-/**
- * Puts `hot` ahead of Express on the HTTP server: it answers what it can (returning `true`, possibly
- * handing the request back to Express later through its fallback) and leaves the rest to Express.
- */
-function installHotPath(app: NestExpressApplication, hot: HotPath): void {
-  const server = app.getHttpServer();
-  const [express] = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-  if (!express) throw new Error('the HTTP server has no request handler to put the hot path ahead of');
-  server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    let handled: boolean;
-    try {
-      handled = hot(req, res, () => express(req, res));
-    } catch {
-      // Never a crash for one request: Express answers it unless the hot path had begun to.
-      if (res.headersSent) return void res.destroy();
-      handled = false;
-    }
-    if (!handled) express(req, res);
-  });
 }
 
 export async function startApi(config: AppConfig, logger: Logger, options: StartOptions = {}): Promise<RunningApi> {

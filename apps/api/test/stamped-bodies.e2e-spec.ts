@@ -178,10 +178,13 @@ describe('lists and pages kept with the content stamp', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     expect(new Set(answers.map((a) => a.etag)).size).toBe(1);
-    // Every request reads the stamp; the guides' ranking and the pages' search run once.
+    // Every request gets a read of the stamp started after it arrived (requests arriving together
+    // share one, see SharedRead); the guides' ranking and the pages' search run once.
     expect(statements.filter((sql) => /websearch_to_tsquery\('english'/.test(sql) && /FROM guides g/.test(sql))).toHaveLength(1);
     expect(statements.filter((sql) => /FROM wiki_pages w/.test(sql) && /websearch_to_tsquery/.test(sql))).toHaveLength(1);
-    expect(statements.filter((sql) => /content_changes/.test(sql)).length).toBeGreaterThanOrEqual(12);
+    const stampReads = statements.filter((sql) => /content_changes/.test(sql)).length;
+    expect(stampReads).toBeGreaterThanOrEqual(1);
+    expect(stampReads).toBeLessThanOrEqual(12);
   });
 
   it('prunes counted changes without changing the stamp, so kept bodies stay kept', async () => {

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { GuideQueries } from '@rc/guides-domain';
 import type { AppConfig } from '../config/config.js';
-import { APP_CONFIG, factory } from '../core.module.js';
+import { APP_CONFIG, factory, KeptAnswers } from '../core.module.js';
 import { GuideReader } from '@rc/guides-http';
 import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 import { SearchAnswers, SearchController } from './search.controller.js';
@@ -21,7 +21,7 @@ export class SearchApiModule {
       controllers: [SearchController],
       providers: [
         factory(WikiSearch, (orm: MikroORM) => new WikiSearch(orm.em), [MikroORM]),
-        factory(SearchAnswers, (c: AppConfig) => new SearchAnswers(c.pageCacheMb * 1024 * 1024, KEPT_PAGE_MS), [APP_CONFIG]),
+        factory(SearchAnswers, (c: AppConfig, k: KeptAnswers) => k.byUrl(new SearchAnswers(c.pageCacheMb * 1024 * 1024, KEPT_PAGE_MS), '/search/:query', '/suggest/:query'), [APP_CONFIG, KeptAnswers]),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(orm.em), [MikroORM]),
         factory(SearchFreshness, (orm: MikroORM) => new SearchFreshness(orm.em), [MikroORM]),
         factory(

@@ -22,7 +22,7 @@ import {
 } from '@rc/catalog-domain';
 import { MikroOrmPageTags, MikroOrmWikiQueries, MikroOrmWikiRepository, MikroOrmWikiTags, MikroOrmWikiTranslationRepository, MikroOrmWikiViewTally } from '@rc/catalog-infra-mikro-orm';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
-import { ConflictBodies, factory, LOGGER, type WikiRenderer } from '@rc/shared-http';
+import { ConflictBodies, factory, KeptAnswers, LOGGER, type WikiRenderer } from '@rc/shared-http';
 import type { Logger } from 'pino';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
@@ -31,7 +31,7 @@ import { WikiHistoryController } from './wiki-history.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
-import { ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
+import { keptPageRoute, ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
 import { ContentStampReader, currentReadScope } from '@rc/shared-infra-mikro-orm';
 
 const DEPS = Symbol('WikiDeps');
@@ -105,7 +105,15 @@ export class CatalogApiModule implements OnModuleInit {
         factory(WikiViewCounter, (orm: MikroORM) => new WikiViewCounter(new MikroOrmWikiViewTally(em(orm))), [MikroORM]),
         factory(WikiViewFlushing, (c: WikiViewCounter, logger: Logger) => new WikiViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'wikis'), [WikiViewCounter, LOGGER]),
         factory(ShownWikiViews, () => new ShownWikiViews(settings.viewRefreshSeconds * 1000), []),
-        factory(WikiPageBodies, () => new WikiPageBodies(settings.pageCacheMb * 1024 * 1024), []),
+        factory(
+          WikiPageBodies,
+          (kept: KeptAnswers, shown: ShownWikiViews, views: WikiViewCounter) => {
+            const bodies = new WikiPageBodies(settings.pageCacheMb * 1024 * 1024);
+            kept.register(keptPageRoute(bodies, shown, views));
+            return bodies;
+          },
+          [KeptAnswers, ShownWikiViews, WikiViewCounter],
+        ),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(
           WikiReader,

@@ -19,7 +19,7 @@ import {
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parseLangid, parsePage } from '@rc/shared-kernel';
-import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
+import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, stampFor, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
@@ -36,7 +36,7 @@ import {
 } from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { removedPagesIfAsked, WIKI_INCLUDE_DELETED_QUERY, WikiChangesResponseDto } from './wiki-changes.js';
-import { ShownWikiViews, WikiPageBodies, WikiViewCounter } from './wiki-views.js';
+import { keptPageKey, ShownWikiViews, WikiPageBodies, WikiViewCounter } from './wiki-views.js';
 import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 
 type Query = Record<string, unknown>;
@@ -188,8 +188,8 @@ export class CatalogController {
     // An anonymous read of the current revision in the page's own language: kept (see WikiPageBodies).
     const window = this.shownViews.window();
     const keeps = viewer === null && langid === undefined && revisionid === undefined && window !== null && this.pageBodies.enabled && !wantsPretty(req);
-    const stamp = keeps ? await this.stamps.current() : null;
-    const key = `${namespace}\u0000${title}`;
+    const stamp = keeps ? await stampFor(req, this.stamps) : null;
+    const key = keptPageKey(namespace, title);
     const kept = stamp === null ? null : this.pageBodies.get(key, stamp);
     if (kept && kept.extra.window === window) {
       representsRevision(res, kept.extra.revisionid, kept.extra.modified);

@@ -1,5 +1,6 @@
+import { namespaceOf } from '@rc/catalog-domain';
 import { ViewCounter } from '@rc/shared-kernel';
-import { StampedBodies, ViewFlushing, ViewWindows } from '@rc/shared-http';
+import { representsRevision, StampedBodies, ViewFlushing, ViewWindows, type KeptRoute } from '@rc/shared-http';
 
 /** The catalog's view counter (see ViewCounter): views of `GET /wikis/{namespace}/{title}`, written to `wiki_page_stats` in batches. */
 export class WikiViewCounter extends ViewCounter {}
@@ -48,3 +49,28 @@ export interface KeptPage {
  * the stamp. Nothing is kept when views are read on every request (VIEW_REFRESH_SECONDS=0).
  */
 export class WikiPageBodies extends StampedBodies<KeptPage> {}
+
+/** The key a page's kept body has (the page route's, for the namespace as the route reads it and the title as given). */
+export function keptPageKey(namespace: string, title: string): string {
+  return `${namespace}\u0000${title}`;
+}
+
+/**
+ * The page route's kept answers as the hot path serves them (see KeptAnswers): an anonymous read
+ * with no query (no `langid`, `revisionid` or `pretty`), within the views window its body shows,
+ * counted as a view when it is a GET, with the revision's validators.
+ */
+export function keptPageRoute(bodies: WikiPageBodies, shown: ShownWikiViews, views: WikiViewCounter): KeptRoute<KeptPage> {
+  return {
+    route: '/wikis/:namespace/:title',
+    bodies,
+    key: (url, [namespace, title]) => (url.includes('?') ? null : keptPageKey(namespaceOf(namespace!), title!)),
+    serve: (entry, req, res) => {
+      const window = shown.window();
+      if (window === null || entry.extra.window !== window) return false;
+      representsRevision(res, entry.extra.revisionid, entry.extra.modified);
+      if (req.method === 'GET') views.record(entry.extra.pageId);
+      return true;
+    },
+  };
+}

@@ -1,17 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ID } from '@rc/shared-kernel';
-import { newestRevisionNamed } from '@rc/shared-http';
+import { newestRevisionNamed, type HotPath, type ResponsePreamble } from '@rc/shared-http';
 import type { CachedBody } from './guide-body-cache.js';
 import type { PublicGuideBodies } from './public-guide-bodies.js';
 import type { GuideVersions } from './guide-versions.js';
 
 const GUIDE_PATH = /^\/api\/2\.0\/guides\/([1-9][0-9]{0,9})$/;
-
-/** Answers a request (`true`), possibly by handing it to `fallback` later, or declines it (`false`). */
-export type HotPath = (req: IncomingMessage, res: ServerResponse, fallback: () => void) => boolean;
-
-/** Sets what the middleware ahead of the routes sets on every response (request id, CORS, request log). */
-export type ResponsePreamble = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Answers the hottest request, an anonymous `GET /api/2.0/guides/{id}` with no query string that

@@ -51,7 +51,7 @@ import { CommunityGuides, GuideDiscussions } from '@rc/community-contracts';
 import { UserSummaries, type Caller } from '@rc/identity-contracts';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
 import type { Logger } from 'pino';
-import { ConflictBodies, factory, LOGGER, ViewWindows } from '@rc/shared-http';
+import { ConflictBodies, factory, KeptAnswers, LOGGER, ViewWindows } from '@rc/shared-http';
 import { GuideReader } from './guide-reader.js';
 import { GuidesForCommunity } from './community-guides.js';
 import { GuideBodyCache } from './guide-body-cache.js';
@@ -175,7 +175,8 @@ export class GuidesApiModule implements OnModuleInit {
           (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
           [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
-        factory(GuideListBodies, () => new GuideListBodies(settings.pageCacheMb * 1024 * 1024), []),
+        // Served ahead of Express too when kept (see KeptAnswers): the routes keep them by URL.
+        factory(GuideListBodies, (kept: KeptAnswers) => kept.byUrl(new GuideListBodies(settings.pageCacheMb * 1024 * 1024), '/guides', '/guides/featured'), [KeptAnswers]),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(GuideViewCounter, (orm: MikroORM) => new GuideViewCounter(new MikroOrmGuideViewTally(em(orm))), [MikroORM]),
         factory(GuideViewFlushing, (c: GuideViewCounter, logger: Logger) => new GuideViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'guides'), [GuideViewCounter, LOGGER]),

@@ -29,4 +29,5 @@ export * from './text-diff.js';
 export * from './change-note.js';
 export * from './view-flushing.js';
 export * from './stamped-bodies.js';
+export * from './hot-path.js';
 export * from './view-windows.js';

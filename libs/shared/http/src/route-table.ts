@@ -21,6 +21,19 @@ export class RouteTable {
     for (const route of this.routes) if (matches(route.segments, segments)) methods.add(route.method);
     return methods;
   }
+
+  /**
+   * The route Express gives a request of `method` for `path` (the first registered that matches:
+   * a GET route answers HEAD too), with the path's parameters as sent (not decoded), else null.
+   */
+  routeOf(method: string, path: string): { readonly method: string; readonly path: string; readonly params: string[] } | null {
+    const segments = segmentsOf(path);
+    for (const route of this.routes) {
+      if (!(route.method === method || (method === 'HEAD' && route.method === 'GET')) || !matches(route.segments, segments)) continue;
+      return { method: route.method, path: route.segments.join('/'), params: route.segments.flatMap((segment, i) => (segment.startsWith(':') ? [segments[i]!] : [])) };
+    }
+    return null;
+  }
 }
 
 /** `/a/b/` and `/a/b` alike (one trailing slash is optional, as in Express's non-strict routing). */

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { hashOf } from './conditional.js';
 import type { Request } from 'express';
 import { SerializedJson, wantsPretty } from './respond.js';
+import { stampFor } from './hot-path.js';
 
 /** A body kept with the content stamp read before it was built, its compact JSON and the hash of those bytes. */
 export interface StampedBody<T> {
@@ -64,13 +65,16 @@ export class StampedBodies<T = null> {
 
   /** The body kept for `key` built after this very stamp, else null. */
   get(key: string, stamp: string): StampedBody<T> | null {
+    const entry = this.peek(key, stamp);
+    if (entry) this.hits++;
+    else this.misses++;
+    return entry;
+  }
+
+  /** {@link get} without counting a hit or a miss (the hot path counts its hits; its misses go on to the route, which counts them). */
+  peek(key: string, stamp: string): StampedBody<T> | null {
     const entry = this.entries?.get(key);
-    if (entry && entry.stamp === stamp && (entry.since === null || this.now() - entry.since < this.maxAgeMs)) {
-      this.hits++;
-      return entry;
-    }
-    this.misses++;
-    return null;
+    return entry && entry.stamp === stamp && (entry.since === null || this.now() - entry.since < this.maxAgeMs) ? entry : null;
   }
 
   /**
@@ -128,7 +132,7 @@ export async function serveStamped(bodies: StampedBodies, stamps: StampSource, r
 /** {@link serveStamped} for builds that tell how old what they read is ({@link StampedBody.since}). */
 export async function serveStampedSince(bodies: StampedBodies, stamps: StampSource, req: Request, build: () => Promise<{ body: unknown; since?: number | null }>): Promise<unknown> {
   if (!bodies.enabled || wantsPretty(req)) return (await build()).body;
-  const stamp = await stamps.current();
+  const stamp = await stampFor(req, stamps);
   const key = req.originalUrl;
   return answerOf(bodies.get(key, stamp) ?? (await bodies.build(key, stamp, async () => ({ ...(await build()), extra: null }))));
 }

@@ -101,4 +101,20 @@ describe('the content stamp (PostgreSQL)', () => {
     await client.query("INSERT INTO items (title) VALUES ('after')");
     expect(await stamp()).toBe(before + 1n);
   });
+
+  it('reads the primary once for concurrent readers, in a read started after each asked', async () => {
+    const reader = new ContentStampReader(db.orm.em.fork());
+    // Every reader of one ORM shares the reads.
+    const sibling = new ContentStampReader(db.orm.em.fork());
+    const before = reader.primaryReads;
+    const stamps = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? sibling : reader).current()));
+    // The first started a read; the others asked while it was under way and shared the next one.
+    expect(reader.primaryReads - before).toBe(2);
+    expect(new Set(stamps).size).toBe(1);
+    const underWay = reader.current();
+    await client.query("INSERT INTO items (title) VALUES ('while a read was under way')");
+    const after = await reader.current();
+    expect(BigInt(after)).toBe(BigInt(stamps[0]!) + 1n);
+    expect(BigInt(await underWay)).toBeGreaterThanOrEqual(BigInt(stamps[0]!));
+  });
 });

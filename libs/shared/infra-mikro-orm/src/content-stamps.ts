@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { PreparedStatement, queryPrepared } from './prepared-statements.js';
+import { currentReadScope, onPrimary } from './read-replicas.js';
 
 // The content stamp: a number that grows with every committed transaction that changed content a
 // list or a page shows (guides, steps, wiki pages, users, images, …), read in one cheap statement.
@@ -65,15 +66,91 @@ export const CONTENT_STAMP_PRUNE_SQL = `WITH gone AS (
 /** Read before every kept list or page is served: planned once per connection. */
 const STAMP = new PreparedStatement(CONTENT_STAMP_SQL);
 
-/** Reads the content stamp through the request's entity manager (so a read routed to a replica reads that replica's stamp). */
+/**
+ * One read of a value at a time, shared by every caller that asked before it started: a caller
+ * never gets a read that may have started before it asked. A caller that asks while a read is
+ * under way waits for the next one, which starts as soon as that read ends and serves everyone
+ * who asked meanwhile. So under load a stream of requests costs one statement per round trip
+ * instead of one each, and every answer is as fresh as a read of its own would have been: what
+ * committed before a request arrived is seen by the read that request gets.
+ */
+export class SharedRead<T> {
+  private running = false;
+  /** The callers waiting for the next read (it starts when the running one ends). */
+  private next: { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } | null = null;
+  /** Reads started (for the tests and the metrics). */
+  reads = 0;
+
+  constructor(private readonly read: () => Promise<T>) {}
+
+  current(): Promise<T> {
+    if (!this.running) return this.start();
+    if (!this.next) {
+      let resolve!: (value: T) => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+      this.next = { promise, resolve, reject };
+    }
+    return this.next.promise;
+  }
+
+  private start(): Promise<T> {
+    this.running = true;
+    this.reads++;
+    let read: Promise<T>;
+    try {
+      read = this.read();
+    } catch (error) {
+      read = Promise.reject(error);
+    }
+    const ended = () => {
+      this.running = false;
+      const waiting = this.next;
+      if (!waiting) return;
+      this.next = null;
+      this.start().then(waiting.resolve, waiting.reject);
+    };
+    read.then(ended, ended);
+    return read;
+  }
+}
+
+/** The primary's shared reads of the stamp, one per ORM driver (each context's reader shares them). */
+const primaryReads = new WeakMap<object, SharedRead<string>>();
+
+/**
+ * Reads the content stamp. A request reading a replica reads that replica's stamp through its
+ * entity manager; any other read is a {@link SharedRead} of the primary's stamp, outside any
+ * transaction (concurrent requests share one statement, never one that started before they asked).
+ */
 export class ContentStampReader {
-  constructor(private readonly em: EntityManager) {}
+  private readonly primary: SharedRead<string>;
+
+  constructor(private readonly em: EntityManager) {
+    const driver = em.getDriver();
+    let shared = primaryReads.get(driver);
+    if (!shared) {
+      // Its own fork: the shared read never runs inside the transaction of whichever caller starts it.
+      const outside = em.fork();
+      shared = new SharedRead(async () => {
+        const [row] = await onPrimary(() => queryPrepared<{ stamp: string }>(outside, STAMP));
+        return row!.stamp;
+      });
+      primaryReads.set(driver, shared);
+    }
+    this.primary = shared;
+  }
 
   async current(): Promise<string> {
+    if ((currentReadScope()?.replica ?? null) === null) return this.primary.current();
     const [row] = await queryPrepared<{ stamp: string }>(this.em, STAMP);
     return row!.stamp;
   }
 
+  /** Statements read on the primary so far, shared by the readers of this ORM (for the tests). */
+  get primaryReads(): number {
+    return this.primary.reads;
+  }
 }
 
 /**
