@@ -69,8 +69,8 @@ async function startApi(
   env: Record<string, string> = {},
 ): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
-  // The production start (`npm start`): the same heap cap.
-  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', 'apps/api/dist/main.js'], {
+  // The production start (`npm start`): the same V8 flags.
+  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', '--max-semi-space-size=4', 'apps/api/dist/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),

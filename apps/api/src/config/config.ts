@@ -1,7 +1,7 @@
 import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
 import { readMediaConfig, type MediaConfig } from '@rc/media-infra-mikro-orm';
 import { readWebhooksConfig, type WebhooksConfig } from '@rc/webhooks-infra-mikro-orm';
-import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
+import { cacheBudgets, parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
 
 /** The service's configuration, read from the environment once at start and validated. */
 export interface AppConfig {
@@ -105,6 +105,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metricsToken = read('METRICS_TOKEN');
   if (metricsToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be printable ASCII without spaces (at most 512 characters)');
 
+  const budgets = cacheBudgets(int('CACHE_MB', 32, 0, 16384)); // one budget shared by the caches (each share may be set alone)
   const config: AppConfig = {
     port,
     host,
@@ -125,8 +126,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     eventDelivery: bool('EVENT_DELIVERY', true),
-    guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
-    pageCacheMb: int('PAGE_CACHE_MB', 16, 0, 4096),
+    guideCacheMb: int('GUIDE_CACHE_MB', budgets.guideCacheMb, 0, 4096),
+    pageCacheMb: int('PAGE_CACHE_MB', budgets.pageCacheMb, 0, 4096),
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
     guideCacheCoherence: coherence as 'notify' | 'lookup',
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),

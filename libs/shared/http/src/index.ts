@@ -30,3 +30,4 @@ export * from './change-note.js';
 export * from './view-flushing.js';
 export * from './stamped-bodies.js';
 export * from './view-windows.js';
+export * from './cache-budget.js';

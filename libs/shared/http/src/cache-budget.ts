@@ -1,0 +1,31 @@
+/**
+ * How a process's budget for kept answers (`CACHE_MB`) is shared among its byte-bounded caches:
+ * the gzipped guide bodies (and, within a quarter of their budget more, the most recently sent
+ * ones inflated), and the three caches of kept lists and pages (guide lists, wiki pages, search
+ * answers), each counted by its own byte budget. Shares of the whole, so their budgets together
+ * never exceed it: half for the guide bodies (five eighths with their inflated copies), an eighth
+ * for each kind of page.
+ */
+export interface CacheBudgets {
+  /** The gzipped guide bodies' budget, in MiB (the inflated copies take a quarter of it more). */
+  readonly guideCacheMb: number;
+  /** Each page cache's budget (guide lists, wiki pages, search answers), in MiB. */
+  readonly pageCacheMb: number;
+}
+
+/** The number of page caches that each take {@link CacheBudgets.pageCacheMb}. */
+export const PAGE_CACHES = 3;
+
+/** The guide bodies' budget counts this much more for their inflated copies. */
+export const INFLATED_SHARE = 1 / 4;
+
+/** Splits `totalMb` among the caches (whole MiB, rounded down: the sum never exceeds the total). */
+export function cacheBudgets(totalMb: number): CacheBudgets {
+  const total = Math.max(0, Math.floor(totalMb));
+  return { guideCacheMb: Math.floor(total / 2), pageCacheMb: Math.floor(total / 8) };
+}
+
+/** What caches with these budgets may hold together, in MiB (the inflated guide bodies included). */
+export function cacheBudgetTotal(budgets: CacheBudgets): number {
+  return budgets.guideCacheMb * (1 + INFLATED_SHARE) + PAGE_CACHES * budgets.pageCacheMb;
+}
