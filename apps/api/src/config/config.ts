@@ -105,7 +105,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metricsToken = read('METRICS_TOKEN');
   if (metricsToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be printable ASCII without spaces (at most 512 characters)');
 
-  const budgets = cacheBudgets(int('CACHE_MB', 32, 0, 16384)); // one budget shared by the caches (each share may be set alone)
   const config: AppConfig = {
     port,
     host,
@@ -126,8 +125,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     eventDelivery: bool('EVENT_DELIVERY', true),
-    guideCacheMb: int('GUIDE_CACHE_MB', budgets.guideCacheMb, 0, 4096),
-    pageCacheMb: int('PAGE_CACHE_MB', budgets.pageCacheMb, 0, 4096),
+    ...cacheBudgets(int('CACHE_MB', 32, 0, 16384), (name, share) => int(name, share, 0, 4096)), // one budget, shared by the caches
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
     guideCacheCoherence: coherence as 'notify' | 'lookup',
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),

@@ -14,6 +14,10 @@ describe('cacheBudgets', () => {
     }
   });
 
+  it('takes a budget set on its own in place of its share', () => {
+    expect(cacheBudgets(64, (name, mb) => (name === 'PAGE_CACHE_MB' ? 2 : mb))).toEqual({ guideCacheMb: 32, pageCacheMb: 2 });
+  });
+
   it('keeps nothing with a zero budget', () => {
     expect(cacheBudgets(0)).toEqual({ guideCacheMb: 0, pageCacheMb: 0 });
   });

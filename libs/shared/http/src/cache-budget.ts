@@ -19,10 +19,14 @@ export const PAGE_CACHES = 3;
 /** The guide bodies' budget counts this much more for their inflated copies. */
 export const INFLATED_SHARE = 1 / 4;
 
-/** Splits `totalMb` among the caches (whole MiB, rounded down: the sum never exceeds the total). */
-export function cacheBudgets(totalMb: number): CacheBudgets {
+/**
+ * Splits `totalMb` among the caches (whole MiB, rounded down: the sum never exceeds the total).
+ * `share`, when given, reads each budget set on its own (`GUIDE_CACHE_MB`, `PAGE_CACHE_MB`), with
+ * its share of the total as the default.
+ */
+export function cacheBudgets(totalMb: number, share: (name: 'GUIDE_CACHE_MB' | 'PAGE_CACHE_MB', mb: number) => number = (_name, mb) => mb): CacheBudgets {
   const total = Math.max(0, Math.floor(totalMb));
-  return { guideCacheMb: Math.floor(total / 2), pageCacheMb: Math.floor(total / 8) };
+  return { guideCacheMb: share('GUIDE_CACHE_MB', Math.floor(total / 2)), pageCacheMb: share('PAGE_CACHE_MB', Math.floor(total / 8)) };
 }
 
 /** What caches with these budgets may hold together, in MiB (the inflated guide bodies included). */
