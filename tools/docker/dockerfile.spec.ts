@@ -28,6 +28,14 @@ describe('docker/Dockerfile', () => {
     expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`${flags!.map((flag) => `'${flag}'`).join(', ')}, 'apps/api/dist/main.js'`);
   });
 
+  it('sets glibc\'s malloc thresholds as `npm start` and the bench do', () => {
+    const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
+    const threshold = /MALLOC_MMAP_THRESHOLD_=(\d+) exec node /.exec(start)?.[1];
+    expect(threshold).toBeDefined();
+    expect(dockerfile).toContain(`ENV MALLOC_MMAP_THRESHOLD_=${threshold}`);
+    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`MALLOC_MMAP_THRESHOLD_: '${threshold}'`);
+  });
+
   it('keeps local state on a volume the unprivileged user owns', () => {
     expect(dockerfile).toMatch(/DATA_DIR=\/data/);
     expect(dockerfile).toMatch(/chown -R node:node \/data/);

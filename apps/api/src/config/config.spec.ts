@@ -45,8 +45,8 @@ describe('loadConfig', () => {
       },
       mediaWorkerConcurrency: 2,
       webhooks: { allowPrivateTargets: false, timeoutSeconds: 10, sweepSeconds: 10, workerConcurrency: 4 },
-      guideCacheMb: 16,
-      pageCacheMb: 4,
+      guideCacheMb: 12,
+      pageCacheMb: 16,
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
       webConcurrency: 1,
@@ -115,8 +115,8 @@ describe('loadConfig', () => {
   });
 
   it('shares CACHE_MB among the caches, each share settable alone', () => {
-    expect(loadConfig({ CACHE_MB: '128' })).toMatchObject({ guideCacheMb: 64, pageCacheMb: 16 });
-    expect(loadConfig({ CACHE_MB: '128', PAGE_CACHE_MB: '4' })).toMatchObject({ guideCacheMb: 64, pageCacheMb: 4 });
+    expect(loadConfig({ CACHE_MB: '128' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 32 });
+    expect(loadConfig({ CACHE_MB: '128', PAGE_CACHE_MB: '4' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 4 });
     expect(loadConfig({ CACHE_MB: '0' })).toMatchObject({ guideCacheMb: 0, pageCacheMb: 0 });
     expect(() => loadConfig({ CACHE_MB: 'lots' })).toThrow(/CACHE_MB/);
   });

@@ -125,7 +125,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     eventDelivery: bool('EVENT_DELIVERY', true),
-    ...cacheBudgets(int('CACHE_MB', 32, 0, 16384), (name, share) => int(name, share, 0, 4096)), // one budget, shared by the caches
+    ...cacheBudgets(int('CACHE_MB', 64, 0, 16384), (name, share) => int(name, share, 0, 4096)), // one budget, shared by the caches
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
     guideCacheCoherence: coherence as 'notify' | 'lookup',
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),

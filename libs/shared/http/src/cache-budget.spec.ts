@@ -1,9 +1,10 @@
 import { cacheBudgets, cacheBudgetTotal } from './cache-budget.js';
 
 describe('cacheBudgets', () => {
-  it('shares the whole among the caches: half for guide bodies, an eighth for each kind of page', () => {
-    expect(cacheBudgets(64)).toEqual({ guideCacheMb: 32, pageCacheMb: 8 });
-    expect(cacheBudgetTotal(cacheBudgets(64))).toBe(64);
+  it('shares the whole among the caches: a fifth for guide bodies, a quarter for each kind of page', () => {
+    expect(cacheBudgets(80)).toEqual({ guideCacheMb: 16, pageCacheMb: 20 });
+    expect(cacheBudgetTotal(cacheBudgets(80))).toBe(80);
+    expect(cacheBudgets(64)).toEqual({ guideCacheMb: 12, pageCacheMb: 16 });
   });
 
   it('never lets the caches together hold more than the total, whatever the total', () => {
@@ -15,7 +16,7 @@ describe('cacheBudgets', () => {
   });
 
   it('takes a budget set on its own in place of its share', () => {
-    expect(cacheBudgets(64, (name, mb) => (name === 'PAGE_CACHE_MB' ? 2 : mb))).toEqual({ guideCacheMb: 32, pageCacheMb: 2 });
+    expect(cacheBudgets(64, (name, mb) => (name === 'PAGE_CACHE_MB' ? 2 : mb))).toEqual({ guideCacheMb: 12, pageCacheMb: 2 });
   });
 
   it('keeps nothing with a zero budget', () => {

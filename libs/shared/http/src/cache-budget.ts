@@ -3,8 +3,10 @@
  * the gzipped guide bodies (and, within a quarter of their budget more, the most recently sent
  * ones inflated), and the three caches of kept lists and pages (guide lists, wiki pages, search
  * answers), each counted by its own byte budget. Shares of the whole, so their budgets together
- * never exceed it: half for the guide bodies (five eighths with their inflated copies), an eighth
- * for each kind of page.
+ * never exceed it: a fifth for the guide bodies (a quarter with their inflated copies), a quarter
+ * for each kind of page. A page cache fills only while its pages are asked for, and a page costs
+ * far more to build again than a guide body (a category page's eight statements, a search), while
+ * the most read guide bodies are a small part of them all.
  */
 export interface CacheBudgets {
   /** The gzipped guide bodies' budget, in MiB (the inflated copies take a quarter of it more). */
@@ -26,7 +28,7 @@ export const INFLATED_SHARE = 1 / 4;
  */
 export function cacheBudgets(totalMb: number, share: (name: 'GUIDE_CACHE_MB' | 'PAGE_CACHE_MB', mb: number) => number = (_name, mb) => mb): CacheBudgets {
   const total = Math.max(0, Math.floor(totalMb));
-  return { guideCacheMb: share('GUIDE_CACHE_MB', Math.floor(total / 2)), pageCacheMb: share('PAGE_CACHE_MB', Math.floor(total / 8)) };
+  return { guideCacheMb: share('GUIDE_CACHE_MB', Math.floor(total / 5)), pageCacheMb: share('PAGE_CACHE_MB', Math.floor(total / 4)) };
 }
 
 /** What caches with these budgets may hold together, in MiB (the inflated guide bodies included). */
