@@ -73,10 +73,12 @@ async function startApi(
   env: Record<string, string> = {},
 ): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
-  // The production start (`npm start`): the same heap cap.
-  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', 'apps/api/dist/main.js'], {
+  // The production start (`npm start`): the same V8 flags.
+  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', '--max-semi-space-size=4', 'apps/api/dist/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
+    // glibc's malloc as `npm start` and the Docker image set it (see docs/benchmarks.md, "Peak RSS").
+    MALLOC_MMAP_THRESHOLD_: '131072',
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: url,

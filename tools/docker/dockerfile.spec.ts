@@ -20,12 +20,20 @@ describe('docker/Dockerfile', () => {
     expect(copy).toBeLessThan(dockerfile.indexOf('RUN npm install'));
   });
 
-  it('starts the API as `npm start` and the bench do (the same heap cap)', () => {
+  it('starts the API as `npm start` and the bench do (the same V8 flags: heap cap, young generation)', () => {
     const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
-    const flags = /node (--max-old-space-size=\d+) apps\/api\/dist\/main\.js/.exec(start)?.[1];
-    expect(flags).toBeDefined();
-    expect(dockerfile).toContain(`CMD ["node", "${flags}", "apps/api/dist/main.js"]`);
-    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`'${flags}', 'apps/api/dist/main.js'`);
+    const flags = /node ((?:--[a-z-]+=\d+ )+)apps\/api\/dist\/main\.js/.exec(start)?.[1]?.trim().split(' ');
+    expect(flags).toEqual(expect.arrayContaining([expect.stringMatching(/^--max-old-space-size=/), expect.stringMatching(/^--max-semi-space-size=/)]));
+    expect(dockerfile).toContain(`CMD ["node", ${flags!.map((flag) => `"${flag}"`).join(', ')}, "apps/api/dist/main.js"]`);
+    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`${flags!.map((flag) => `'${flag}'`).join(', ')}, 'apps/api/dist/main.js'`);
+  });
+
+  it('sets glibc\'s malloc thresholds as `npm start` and the bench do', () => {
+    const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
+    const threshold = /MALLOC_MMAP_THRESHOLD_=(\d+) exec node /.exec(start)?.[1];
+    expect(threshold).toBeDefined();
+    expect(dockerfile).toContain(`ENV MALLOC_MMAP_THRESHOLD_=${threshold}`);
+    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`MALLOC_MMAP_THRESHOLD_: '${threshold}'`);
   });
 
   it('keeps local state on a volume the unprivileged user owns', () => {

@@ -45,7 +45,7 @@ describe('loadConfig', () => {
       },
       mediaWorkerConcurrency: 2,
       webhooks: { allowPrivateTargets: false, timeoutSeconds: 10, sweepSeconds: 10, workerConcurrency: 4 },
-      guideCacheMb: 64,
+      guideCacheMb: 12,
       pageCacheMb: 16,
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
@@ -112,6 +112,13 @@ describe('loadConfig', () => {
       metricsToken: 'scrape-me-please',
       shutdownDelaySeconds: 5,
     });
+  });
+
+  it('shares CACHE_MB among the caches, each share settable alone', () => {
+    expect(loadConfig({ CACHE_MB: '128' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 32 });
+    expect(loadConfig({ CACHE_MB: '128', PAGE_CACHE_MB: '4' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 4 });
+    expect(loadConfig({ CACHE_MB: '0' })).toMatchObject({ guideCacheMb: 0, pageCacheMb: 0 });
+    expect(() => loadConfig({ CACHE_MB: 'lots' })).toThrow(/CACHE_MB/);
   });
 
   it('reads the read replicas of DATABASE_URL', () => {

@@ -1,7 +1,7 @@
 import { envReader, type Env } from '@rc/shared-infra-mikro-orm';
 import { readMediaConfig, type MediaConfig } from '@rc/media-infra-mikro-orm';
 import { readWebhooksConfig, type WebhooksConfig } from '@rc/webhooks-infra-mikro-orm';
-import { parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
+import { cacheBudgets, parseTrustProxy, type TrustProxySetting } from '@rc/shared-http';
 
 /** The service's configuration, read from the environment once at start and validated. */
 export interface AppConfig {
@@ -125,8 +125,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxTokensPerUser: int('MAX_TOKENS_PER_USER', 10, 1, 1000),
     trustProxy: parseTrustProxy(read('TRUST_PROXY'), problems),
     eventDelivery: bool('EVENT_DELIVERY', true),
-    guideCacheMb: int('GUIDE_CACHE_MB', 64, 0, 4096),
-    pageCacheMb: int('PAGE_CACHE_MB', 16, 0, 4096),
+    ...cacheBudgets(int('CACHE_MB', 64, 0, 16384), (name, share) => int(name, share, 0, 4096)), // one budget, shared by the caches
     guideCacheMaxAgeSeconds: int('GUIDE_CACHE_MAX_AGE_SECONDS', 10, 0, 3600),
     guideCacheCoherence: coherence as 'notify' | 'lookup',
     webConcurrency: int('WEB_CONCURRENCY', 1, 1, 64),

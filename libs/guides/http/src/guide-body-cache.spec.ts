@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GuideBodyCache, jsonOf, lastModifiedOf, matchesEtag, notModified } from './guide-body-cache.js';
+import { ENTRY_OVERHEAD_BYTES, GuideBodyCache, jsonOf, lastModifiedOf, matchesEtag, notModified } from './guide-body-cache.js';
 
 describe('GuideBodyCache', () => {
   let now = 0;
@@ -7,14 +7,14 @@ describe('GuideBodyCache', () => {
   /** Keeps a body serialized, showing these users. */
   const put = (c: GuideBodyCache, key: string, version: string, body: object, users: number[] = [], pinned = false, viewsWindow: number | null = null) => c.put(key, version, JSON.stringify(body), users, pinned, viewsWindow);
   /** What an entry of this body costs in the budget. */
-  const cost = (body: object) => gzipSync(JSON.stringify(body), { level: 1 }).length;
+  const cost = (body: object) => gzipSync(JSON.stringify(body), { level: 1 }).length + ENTRY_OVERHEAD_BYTES;
 
   beforeEach(() => {
     now = 1_000;
   });
 
   it('serves an entry only for the version it was built from, keeping the JSON gzipped', () => {
-    const c = cache(1000);
+    const c = cache(2000);
     const { entry, json } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5 });
     expect(json.toString()).toBe('{"guideid":1,"revisionid":5}');
     expect(c.get('1:inline', '5.0')).toBe(entry);
@@ -40,7 +40,7 @@ describe('GuideBodyCache', () => {
   });
 
   it('sets the views of a kept body in place: new bytes and ETags, the budget counted, the rest kept', () => {
-    const c = cache(1000);
+    const c = cache(2000);
     const { entry } = put(c, '1:inline', '5.0', { guideid: 1, revisionid: 5, views: 3 }, [7], true, 40);
     expect([entry.views, entry.viewsWindow]).toEqual([3, 40]);
     now = 2_000;
@@ -50,13 +50,13 @@ describe('GuideBodyCache', () => {
     expect(next.etag).not.toBe(entry.etag);
     expect(next.etag.startsWith('"r5-')).toBe(true);
     expect(c.get('1:inline', '5.0')).toBe(next);
-    expect(c.size.bytes).toBe(next.gzip.length);
+    expect(c.size.bytes).toBe(next.gzip.length + ENTRY_OVERHEAD_BYTES);
     // A body without views is kept without them.
     expect(put(c, '2:inline', '5.0', { guideid: 2 }).entry.views).toBeNull();
   });
 
   it('gives the same strong ETags to the same bytes, others to other bytes, and one per representation', () => {
-    const c = cache(1000);
+    const c = cache(3000);
     const a = put(c, '1', 'v', { a: 1 }).entry;
     const b = put(c, '2', 'v', { a: 1 }).entry;
     const other = put(c, '3', 'v', { a: 2 }).entry;
@@ -67,7 +67,7 @@ describe('GuideBodyCache', () => {
   });
 
   it('expires entries after their maximum age', () => {
-    const c = cache(1000, 500);
+    const c = cache(2000, 500);
     put(c, '1', 'v', { a: 1 });
     now += 500;
     expect(c.get('1', 'v')).not.toBeNull();
@@ -146,6 +146,13 @@ describe('GuideBodyCache', () => {
     expect(big.etag).toBeTruthy();
     expect(c.get('big', 'v')).toBeNull();
     expect(c.size.bytes).toBeLessThanOrEqual(cost({ x: 1 }) + 2);
+  });
+
+  it('counts each entry\'s overhead besides its gzip: many small bodies hold no more than the budget', () => {
+    const c = cache(10 * (cost({ i: 100 }) + 8));
+    for (let i = 100; i < 200; i++) put(c, String(i), 'v', { i });
+    expect(c.size.entries).toBe(10);
+    expect(c.size.bytes).toBeLessThanOrEqual(10 * (cost({ i: 100 }) + 8));
   });
 
   it('stores nothing with a zero budget', () => {

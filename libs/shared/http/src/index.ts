@@ -31,3 +31,4 @@ export * from './view-flushing.js';
 export * from './stamped-bodies.js';
 export * from './hot-path.js';
 export * from './view-windows.js';
+export * from './cache-budget.js';

@@ -48,6 +48,10 @@ export class SharpImageProcessor extends ImageProcessor {
 
   constructor(private readonly options: SharpImageProcessorOptions) {
     super();
+    // libvips' operation cache (up to 50 MB and 100 operations by default) seldom serves a render
+    // here: each one decodes bytes it is streamed, hardly ever the same buffer twice. It only held the
+    // decoded pixels of the last photographs (in the process's resident set) between renders.
+    sharp.cache(false);
   }
 
   async probe(head: Uint8Array, open: () => Promise<ByteStream>): Promise<SniffedType> {
