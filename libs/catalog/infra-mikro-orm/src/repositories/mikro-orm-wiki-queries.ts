@@ -47,25 +47,17 @@ const TREE_PARTS = `(SELECT coalesce(json_agg(a ORDER BY a.depth), '[]') FROM (
      SELECT ${SUMMARY}, up.depth FROM up JOIN wiki_pages w ON w.id = up.id WHERE up.depth > 0 AND w.deleted_at IS NULL) a) AS ancestors,
    (SELECT coalesce(json_agg(c ORDER BY c.title), '[]') FROM (SELECT ${SUMMARY} FROM wiki_pages w WHERE w.parent_id = ? AND w.deleted_at IS NULL) c) AS children`;
 
-/** A page's parts besides its own row (see `parts`), read on every first read of a page: a category's, with its place in the tree, and another page's. */
-const CATEGORY_PARTS = new PreparedStatement(
-  `SELECT ${TREE_PARTS},
-     (SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
-     (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
-        SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
-          JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
-     (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
-     (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`,
-);
-const PAGE_PARTS = new PreparedStatement(
-  `SELECT '[]'::json AS ancestors, '[]'::json AS children,
-     (SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
-     (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
-        SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
-          JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
-     (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
-     (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`,
-);
+/** A page's tags, related pages, contributors and stored views (see `parts`), each a JSON value. */
+const PAGE_PARTS_COLUMNS = `(SELECT coalesce(json_agg(t.tag ORDER BY t.tag), '[]') FROM wiki_tags t WHERE t.wiki_id = ?) AS tags,
+   (SELECT coalesce(json_agg(r ORDER BY r.ord), '[]') FROM (
+      SELECT ${SUMMARY}, refs.ord FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS refs(item, ord)
+        JOIN wiki_pages w ON w.namespace = refs.item->>'namespace' AND w.title = refs.item->>'title' AND w.deleted_at IS NULL) r) AS related,
+   (SELECT coalesce(json_agg(c ORDER BY c.creator DESC, c.revisions DESC, c.first_revisionid), '[]') FROM (${CONTRIBUTORS}) c) AS contributors,
+   (SELECT views::text FROM wiki_page_stats WHERE wiki_id = ?) AS views`;
+
+/** A page's parts besides its own row, read on every first read of a page: a category's, with its place in the tree, and another page's. */
+const CATEGORY_PARTS = new PreparedStatement(`SELECT ${TREE_PARTS}, ${PAGE_PARTS_COLUMNS}`);
+const PAGE_PARTS = new PreparedStatement(`SELECT '[]'::json AS ancestors, '[]'::json AS children, ${PAGE_PARTS_COLUMNS}`);
 
 export class MikroOrmWikiQueries extends WikiQueries {
   constructor(private readonly em: EntityManager) {
