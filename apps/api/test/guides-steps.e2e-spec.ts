@@ -33,6 +33,8 @@ describe('guides over HTTP: steps', () => {
       const res = await postStep(guide.guideid, { lines: [line(text)] }, who);
       if (res.status !== 201) throw new Error(`add step failed: ${res.status} ${res.text}`);
     }
+    // Its reputation is awarded in the background: settled, reads before and after a refused write compare whole.
+    await api.settle();
     return guide.guideid;
   };
 

@@ -81,6 +81,9 @@ describe('guides over HTTP: translations (langid)', () => {
 
   it('starts a translation with the source revision, reads it with langid, and leaves the default read as it was', async () => {
     const guide = await guideWithSteps('Battery swap');
+    // Reputation for the new guide is awarded in the background: settled, the bodies compared
+    // below show the same standing for the author.
+    await api.settle();
     const before = await anonymous(`/guides/${guide.guideid}`);
     const beforeBody = (await before.json()) as Record<string, unknown>;
 
@@ -100,6 +103,7 @@ describe('guides over HTTP: translations (langid)', () => {
     }
 
     // The default read: the source's text, its own revision, and the new language listed (cached bodies included).
+    await api.settle();
     for (let i = 0; i < 2; i++) {
       const res = await anonymous(`/guides/${guide.guideid}`);
       const body = await res.json();
