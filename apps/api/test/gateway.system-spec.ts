@@ -455,6 +455,17 @@ describe('the gateway in front of two API replicas (docker/compose.production.ym
         [DEMO_ACCOUNTS.bob.email],
       );
       guide = rows[0]!;
+      // The demo's pictures are made into their sizes in the background after the start, and a
+      // guide's body (its image objects) changes when they are: compared bodies wait for that.
+      for (const deadline = Date.now() + 60_000; ; ) {
+        const { rows: pending } = await pool.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM media_images WHERE status = 'processing' AND deleted_at IS NULL)::int
+                + (SELECT count(*) FROM media_videos WHERE poster_status = 'processing' AND deleted_at IS NULL)::int AS n`,
+        );
+        if (pending[0]!.n === 0) break;
+        if (Date.now() > deadline) throw new Error(`${pending[0]!.n} demo pictures still without their sizes after 60 s`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     });
 
     withNginx('keeps a public guide and revalidates it with the API: the second answer is REVALIDATED, same body and ETag', async () => {
