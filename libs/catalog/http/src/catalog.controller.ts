@@ -36,7 +36,7 @@ import {
 } from './wiki.response.dto.js';
 import { CategoryTreeCache } from './category-tree-cache.js';
 import { removedPagesIfAsked, WIKI_INCLUDE_DELETED_QUERY, WikiChangesResponseDto } from './wiki-changes.js';
-import { keptPageKey, ShownWikiViews, WikiPageBodies, WikiViewCounter } from './wiki-views.js';
+import { keptPageKey, serveKeptPage, ShownWikiViews, WikiPageBodies, WikiViewCounter } from './wiki-views.js';
 import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 
 type Query = Record<string, unknown>;
@@ -191,11 +191,7 @@ export class CatalogController {
     const stamp = keeps ? await stampFor(req, this.stamps) : null;
     const key = keptPageKey(namespace, title);
     const kept = stamp === null ? null : this.pageBodies.get(key, stamp);
-    if (kept && kept.extra.window === window) {
-      representsRevision(res, kept.extra.revisionid, kept.extra.modified);
-      if (req.method === 'GET') this.views.record(kept.extra.pageId);
-      return answerOf(kept);
-    }
+    if (kept && serveKeptPage(kept, window, req, res, this.views)) return answerOf(kept);
     let page = await this.view.execute({ namespace, title, revisionid: langid === undefined ? revisionid : undefined });
     if (langid !== undefined) {
       const translated = await this.translations.execute(page, langid);

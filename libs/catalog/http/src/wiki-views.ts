@@ -1,6 +1,7 @@
 import { namespaceOf } from '@rc/catalog-domain';
 import { ViewCounter } from '@rc/shared-kernel';
-import { representsRevision, StampedBodies, ViewFlushing, ViewWindows, type KeptRoute } from '@rc/shared-http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { representsRevision, StampedBodies, ViewFlushing, ViewWindows, type KeptRoute, type StampedBody } from '@rc/shared-http';
 
 /** The catalog's view counter (see ViewCounter): views of `GET /wikis/{namespace}/{title}`, written to `wiki_page_stats` in batches. */
 export class WikiViewCounter extends ViewCounter {}
@@ -65,12 +66,18 @@ export function keptPageRoute(bodies: WikiPageBodies, shown: ShownWikiViews, vie
     route: '/wikis/:namespace/:title',
     bodies,
     key: (url, [namespace, title]) => (url.includes('?') ? null : keptPageKey(namespaceOf(namespace!), title!)),
-    serve: (entry, req, res) => {
-      const window = shown.window();
-      if (window === null || entry.extra.window !== window) return false;
-      representsRevision(res, entry.extra.revisionid, entry.extra.modified);
-      if (req.method === 'GET') views.record(entry.extra.pageId);
-      return true;
-    },
+    serve: (entry, req, res) => serveKeptPage(entry, shown.window(), req, res, views),
   };
+}
+
+/**
+ * Whether a kept page is served in the views window `window` (it was built within it), and what
+ * serving it does, on the route and ahead of Express alike: the revision's validators, a view
+ * counted for a GET.
+ */
+export function serveKeptPage(entry: StampedBody<KeptPage>, window: number | null, req: IncomingMessage, res: ServerResponse, views: WikiViewCounter): boolean {
+  if (window === null || entry.extra.window !== window) return false;
+  representsRevision(res, entry.extra.revisionid, entry.extra.modified);
+  if (req.method === 'GET') views.record(entry.extra.pageId);
+  return true;
 }

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { etagOf, hashOf } from '@rc/shared-http';
+import { etagOf, hashOf, INFLATED_SHARE } from '@rc/shared-http';
 import { viewsIn, withViews } from './guide-body-template.js';
 
 export interface CachedBody {
@@ -89,7 +89,7 @@ export class GuideBodyCache {
   private readonly turnedAway: LRUCache<string, true>;
   /**
    * The JSON of the bodies most recently sent inflated (to clients that do not take gzip), within
-   * a quarter of the budget: a hot body is inflated once, not on every 200. By entry, so a body
+   * {@link INFLATED_SHARE} of the budget (a quarter): a hot body is inflated once, not on every 200. By entry, so a body
    * replaced (a new version, its views refreshed) is never answered with the bytes of the old one.
    */
   private readonly inflated: LRUCache<CachedBody, Buffer>;
@@ -111,7 +111,7 @@ export class GuideBodyCache {
       },
     });
     this.turnedAway = new LRUCache<string, true>({ max: Math.max(1024, Math.floor(options.maxBytes / 4096)) });
-    this.inflated = new LRUCache<CachedBody, Buffer>({ maxSize: Math.max(1, Math.floor(options.maxBytes / 4)), sizeCalculation: (json) => Math.max(1, json.length) });
+    this.inflated = new LRUCache<CachedBody, Buffer>({ maxSize: Math.max(1, Math.floor(options.maxBytes * INFLATED_SHARE)), sizeCalculation: (json) => Math.max(1, json.length) });
   }
 
   /** The body's JSON: inflated from its gzip, or as inflated last time (see `inflated`). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { setRouteLabel } from '@rc/shared-ops';
-import { conditionalGet, sendNotModified } from './conditional.js';
+import { sendJsonBytes } from './respond.js';
 import type { RouteTable } from './route-table.js';
 import type { StampedBodies, StampedBody, StampSource } from './stamped-bodies.js';
 
@@ -139,20 +139,11 @@ export class KeptAnswers {
           this.served++;
           setRouteLabel(req, route.route);
           preamble(req, res);
-          sendKept(req, res, entry);
+          sendJsonBytes(req, res, 200, entry.json, entry.hash);
         },
         handOn,
       ).catch(() => (res.headersSent ? res.destroy() : handOn()));
       return true;
     };
   }
-}
-
-/** Sends a kept body as the route's `sendJson` sends it: validators and caching headers, then a 304 or the bytes. */
-function sendKept(req: IncomingMessage, res: ServerResponse, entry: StampedBody<unknown>): void {
-  if (conditionalGet(req, res, 200, entry.json, entry.hash)) return sendNotModified(res);
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(entry.json));
-  res.end(req.method === 'HEAD' ? undefined : entry.json);
 }

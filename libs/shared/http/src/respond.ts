@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { conditionalGet, sendNotModified } from './conditional.js';
 
@@ -33,12 +34,20 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   const pretty = wantsPretty(res.req);
   if (body instanceof SerializedJson && body.encoding) res.setHeader('Content-Encoding', body.encoding);
   const text = body instanceof SerializedJson ? body.json : JSON.stringify(body, null, pretty ? 2 : undefined);
-  // Every GET answer carries validators; a request whose copy is current gets a 304 (conditional.ts).
-  if (res.req && conditionalGet(res.req, res, status, text, body instanceof SerializedJson ? body.hash : null)) return sendNotModified(res);
-  res.status(status);
+  sendJsonBytes(res.req, res, status, text, body instanceof SerializedJson ? body.hash : null);
+}
+
+/**
+ * Sends serialized JSON as every answer goes out (also ahead of Express, see hot-path.ts): a GET's
+ * validators, and a 304 when the request's copy is current (conditional.ts); else the status,
+ * `Content-Type: application/json` exactly, the length and the bytes (none for HEAD).
+ */
+export function sendJsonBytes(req: IncomingMessage | undefined, res: ServerResponse, status: number, bytes: string | Buffer, hash: string | null): void {
+  if (req && conditionalGet(req, res, status, bytes, hash)) return sendNotModified(res);
+  res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(res.req?.method === 'HEAD' ? undefined : text);
+  res.setHeader('Content-Length', Buffer.byteLength(bytes));
+  res.end(req?.method === 'HEAD' ? undefined : bytes);
 }
 
 export interface ErrorBody {
