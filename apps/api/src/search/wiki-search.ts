@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { prefixTsQuery, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
+import { prefixTsQuery, PreparedStatement, queryPrepared, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
 import { toPlainText } from '@rc/shared-markup';
 import type { Page } from '@rc/shared-kernel';
 
@@ -39,6 +39,23 @@ const COLUMNS = `w.id AS wikiid, w.namespace, w.title, w.display_title, w.descri
 /** A page in a translation's language (`t`): its texts where translated, its revision and language. */
 const TRANSLATED_COLUMNS = `w.id AS wikiid, w.namespace, w.title, coalesce(t.display_title, w.display_title) AS display_title, coalesce(t.description, w.description) AS description,
   left(coalesce(t.contents, w.contents), ${RAW_EXCERPT_CHARS}) AS contents, t.langid, greatest(w.modified_at, t.modified_at) AS modified_at, w.author_id, w.image_id, t.revisionid`;
+
+/** The searches in English, prepared (planning a search of few matches took longer than running it). */
+const SEARCH = new PreparedStatement(
+  `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
+       hits AS (SELECT w.id, ts_rank(w.search_vector, q.query) AS rank FROM wiki_pages w CROSS JOIN q
+                 WHERE w.deleted_at IS NULL AND w.namespace = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) AND w.search_vector @@ q.query),
+       top AS (SELECT id, rank FROM hits ORDER BY rank DESC, id LIMIT ? OFFSET ?)
+       SELECT (SELECT count(*) FROM hits)::int AS total, top.rank, ${COLUMNS}
+         FROM (SELECT 1) AS one LEFT JOIN (top JOIN wiki_pages w ON w.id = top.id) ON TRUE
+        ORDER BY top.rank DESC, top.id`,
+);
+const SUGGEST = new PreparedStatement(
+  `SELECT ${COLUMNS}, ts_rank(w.search_vector, q.query) AS rank
+         FROM wiki_pages w CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
+        WHERE w.deleted_at IS NULL AND w.namespace = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) AND w.search_vector @@ q.query
+        ORDER BY rank DESC, w.id LIMIT ?`,
+);
 
 /** Plain text of the start of some markup, cut on a word boundary. */
 export function excerpt(raw: string, max = EXCERPT_CHARS): string {
@@ -83,16 +100,7 @@ export class WikiSearch {
       );
       return { total: rows[0]?.total ?? 0, results: rows.filter((row) => row.wikiid != null).map((row) => hit(row as HitRow)) };
     }
-    const rows = await this.em.execute<(Partial<HitRow> & { total: number })[]>(
-      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
-       hits AS (SELECT w.id, ts_rank(w.search_vector, q.query) AS rank FROM wiki_pages w CROSS JOIN q
-                 WHERE w.deleted_at IS NULL AND w.namespace = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) AND w.search_vector @@ q.query),
-       top AS (SELECT id, rank FROM hits ORDER BY rank DESC, id LIMIT ? OFFSET ?)
-       SELECT (SELECT count(*) FROM hits)::int AS total, top.rank, ${COLUMNS}
-         FROM (SELECT 1) AS one LEFT JOIN (top JOIN wiki_pages w ON w.id = top.id) ON TRUE
-        ORDER BY top.rank DESC, top.id`,
-      [text, JSON.stringify(namespaces), page.limit, page.offset],
-    );
+    const rows = await queryPrepared<Partial<HitRow> & { total: number }>(this.em, SEARCH, [text, JSON.stringify(namespaces), page.limit, page.offset]);
     return { total: rows[0]?.total ?? 0, results: rows.filter((row) => row.wikiid != null).map((row) => hit(row as HitRow)) };
   }
 
@@ -111,13 +119,7 @@ export class WikiSearch {
         )
       ).map(hit);
     }
-    const rows = await this.em.execute<HitRow[]>(
-      `SELECT ${COLUMNS}, ts_rank(w.search_vector, q.query) AS rank
-         FROM wiki_pages w CROSS JOIN (SELECT to_tsquery('english', ?) AS query) AS q
-        WHERE w.deleted_at IS NULL AND w.namespace = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) AND w.search_vector @@ q.query
-        ORDER BY rank DESC, w.id LIMIT ?`,
-      [prefixes, JSON.stringify(namespaces), limit],
-    );
+    const rows = await queryPrepared<HitRow>(this.em, SUGGEST, [prefixes, JSON.stringify(namespaces), limit]);
     return rows.map(hit);
   }
 }

@@ -125,6 +125,58 @@ const CATEGORY_GUIDES = new PreparedStatement(
           (SELECT coalesce(json_agg(i ORDER BY i.kind, i.guides DESC, i.name_key, i.text), '[]') FROM (${CATEGORY_ITEMS}) i) AS items`,
 );
 
+/** The filter of a search restricted to guide types (its value: the types as a JSON array). */
+const TYPED = 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))';
+
+/** A statement of search, prepared with and without the type filter (`typed`: the filter's text, or nothing). */
+function bothFilters(sql: (typed: string) => string): { readonly any: PreparedStatement; readonly typed: PreparedStatement } {
+  return { any: new PreparedStatement(sql('')), typed: new PreparedStatement(sql(TYPED)) };
+}
+
+/**
+ * A search's first page (see `rankPage`), prepared: planning it took as long as running it for a
+ * query of few matches. Its query is read from a CTE, so the plan never depended on the text.
+ */
+const RANK_PAGE = bothFilters(
+  (typed) => `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
+       matches AS MATERIALIZED (SELECT g.id, CASE WHEN g.search_head @@ q.query THEN ts_rank(g.search_head, q.query) END AS head_rank
+                  FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_vector @@ q.query ${typed}),
+       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM matches WHERE head_rank IS NOT NULL),
+       top AS MATERIALIZED (SELECT id, head_rank AS rank FROM matches WHERE head_rank IS NOT NULL ORDER BY head_rank DESC, id LIMIT ?),
+       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM matches m JOIN guides g ON g.id = m.id CROSS JOIN q
+                  WHERE (SELECT n FROM head_total) < ? AND m.head_rank IS NULL
+                  ORDER BY rank DESC, g.id
+                  LIMIT greatest(0, ? - greatest(?, (SELECT n FROM head_total))) OFFSET greatest(0, ? - (SELECT n FROM head_total))),
+       page AS (SELECT id, rank, 0 AS zone FROM (SELECT id, rank FROM top ORDER BY rank DESC, id LIMIT ? OFFSET ?) h
+                UNION ALL SELECT id, rank, 1 FROM steps)
+       SELECT (SELECT n FROM head_total) AS head_total,
+              (SELECT count(*) FROM matches)::int AS total,
+              (SELECT coalesce(json_agg(json_build_array(t.id, t.rank) ORDER BY t.rank DESC, t.id), '[]') FROM top t) AS top,
+              (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, page.rank, page.zone FROM page JOIN guides g ON g.id = page.id) r) AS rows`,
+);
+
+/** Guides matching a search only through their step text (see `rankSteps`). */
+const RANK_STEPS = bothFilters(
+  (typed) => `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query)
+       SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q
+        WHERE ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query) ${typed}
+        ORDER BY rank DESC, g.id LIMIT ? OFFSET ?`,
+);
+
+/** Suggestions for what is typed (see `suggest`): the heads' ranking, the step-only matches when fewer than the limit match by their heads, and the rows. */
+const SUGGEST = new PreparedStatement(
+  `WITH q AS (SELECT to_tsquery('english', ?) AS query),
+       head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_head @@ q.query),
+       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM head),
+       top AS MATERIALIZED (SELECT id, rank, 0 AS zone FROM head ORDER BY rank DESC, id LIMIT ?),
+       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank, 1 AS zone FROM guides g CROSS JOIN q
+                  WHERE (SELECT n FROM head_total) < ? AND ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query)
+                  ORDER BY rank DESC, g.id LIMIT greatest(0, ? - (SELECT n FROM head_total)))
+       SELECT (SELECT n FROM head_total) AS matches,
+              (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, p.rank, p.zone
+                 FROM (SELECT * FROM top UNION ALL SELECT * FROM steps) p JOIN guides g ON g.id = p.id) r) AS rows`,
+);
+
 /** List reads: one query each, whatever the page size. */
 export class MikroOrmGuideQueries extends GuideQueries {
   constructor(private readonly em: EntityManager) {
@@ -273,26 +325,11 @@ export class MikroOrmGuideQueries extends GuideQueries {
    * anywhere.
    */
   private async rankPage(text: string, window: number, page: Page, types?: readonly string[]): Promise<{ ranking: Ranking; results: GuideSearchResult['results'] }> {
-    const typed = types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : '';
-    const typeParams = types ? [JSON.stringify(types)] : [];
     const end = page.offset + page.limit;
-    const [row] = await this.em.execute<{ head_total: number; total: number; top: [number, number][]; rows: (SummaryRow & { rank: number })[] | null }[]>(
-      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query),
-       matches AS MATERIALIZED (SELECT g.id, CASE WHEN g.search_head @@ q.query THEN ts_rank(g.search_head, q.query) END AS head_rank
-                  FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_vector @@ q.query ${typed}),
-       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM matches WHERE head_rank IS NOT NULL),
-       top AS MATERIALIZED (SELECT id, head_rank AS rank FROM matches WHERE head_rank IS NOT NULL ORDER BY head_rank DESC, id LIMIT ?),
-       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM matches m JOIN guides g ON g.id = m.id CROSS JOIN q
-                  WHERE (SELECT n FROM head_total) < ? AND m.head_rank IS NULL
-                  ORDER BY rank DESC, g.id
-                  LIMIT greatest(0, ? - greatest(?, (SELECT n FROM head_total))) OFFSET greatest(0, ? - (SELECT n FROM head_total))),
-       page AS (SELECT id, rank, 0 AS zone FROM (SELECT id, rank FROM top ORDER BY rank DESC, id LIMIT ? OFFSET ?) h
-                UNION ALL SELECT id, rank, 1 FROM steps)
-       SELECT (SELECT n FROM head_total) AS head_total,
-              (SELECT count(*) FROM matches)::int AS total,
-              (SELECT coalesce(json_agg(json_build_array(t.id, t.rank) ORDER BY t.rank DESC, t.id), '[]') FROM top t) AS top,
-              (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, page.rank, page.zone FROM page JOIN guides g ON g.id = page.id) r) AS rows`,
-      [text, ...typeParams, window, end, end, page.offset, page.offset, page.limit, page.offset],
+    const [row] = await queryPrepared<{ head_total: number; total: number; top: [number, number][]; rows: (SummaryRow & { rank: number })[] | null }>(
+      this.em,
+      types ? RANK_PAGE.typed : RANK_PAGE.any,
+      [text, ...(types ? [JSON.stringify(types)] : []), window, end, end, page.offset, page.offset, page.limit, page.offset],
     );
     const ranking: Ranking = { headTotal: row!.head_total, total: row!.total, top: row!.top };
     return { ranking, results: (row!.rows ?? []).map((r) => ({ ...view(r), rank: Number(r.rank) })) };
@@ -300,14 +337,7 @@ export class MikroOrmGuideQueries extends GuideQueries {
 
   /** Guides matching only through their step text, by the rank of the whole document. */
   private async rankSteps(text: string, limit: number, offset: number, types?: readonly string[]): Promise<[number, number][]> {
-    const rows = await this.em.execute<{ id: number; rank: number }[]>(
-      `WITH q AS (SELECT websearch_to_tsquery('english', ?) AS query)
-       SELECT g.id, ts_rank(g.search_vector, q.query) AS rank FROM guides g CROSS JOIN q
-        WHERE ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query)
-              ${types ? 'AND g.type = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))' : ''}
-        ORDER BY rank DESC, g.id LIMIT ? OFFSET ?`,
-      [text, ...(types ? [JSON.stringify(types)] : []), limit, offset],
-    );
+    const rows = await queryPrepared<{ id: number; rank: number }>(this.em, types ? RANK_STEPS.typed : RANK_STEPS.any, [text, ...(types ? [JSON.stringify(types)] : []), limit, offset]);
     return rows.map((row) => [row.id, Number(row.rank)]);
   }
 
@@ -322,21 +352,7 @@ export class MikroOrmGuideQueries extends GuideQueries {
     const key = JSON.stringify([prefixes, limit]);
     const kept = SUGGEST_RANKINGS.read(key);
     if (kept) return { results: kept.value.ids.length ? await this.ordered(kept.value.ids, LISTED) : [], matches: kept.value.matches, rankedAt: kept.at };
-    // One statement: the heads' ranking, the step-only matches when fewer than `limit` heads
-    // match, and the rows.
-    const [row] = await this.em.execute<{ matches: number; rows: SummaryRow[] | null }[]>(
-      `WITH q AS (SELECT to_tsquery('english', ?) AS query),
-       head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_head @@ q.query),
-       head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM head),
-       top AS MATERIALIZED (SELECT id, rank, 0 AS zone FROM head ORDER BY rank DESC, id LIMIT ?),
-       steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank, 1 AS zone FROM guides g CROSS JOIN q
-                  WHERE (SELECT n FROM head_total) < ? AND ${LISTED} AND g.search_vector @@ q.query AND NOT (g.search_head @@ q.query)
-                  ORDER BY rank DESC, g.id LIMIT greatest(0, ? - (SELECT n FROM head_total)))
-       SELECT (SELECT n FROM head_total) AS matches,
-              (SELECT json_agg(r ORDER BY r.zone, r.rank DESC, r.id) FROM (SELECT ${SUMMARY_COLUMNS}, p.rank, p.zone
-                 FROM (SELECT * FROM top UNION ALL SELECT * FROM steps) p JOIN guides g ON g.id = p.id) r) AS rows`,
-      [prefixes, limit, limit, limit],
-    );
+    const [row] = await queryPrepared<{ matches: number; rows: SummaryRow[] | null }>(this.em, SUGGEST, [prefixes, limit, limit, limit]);
     const results = (row?.rows ?? []).map(view);
     const matches = row?.matches ?? 0;
     if (matches >= CACHED_MATCHES) SUGGEST_RANKINGS.set(key, { ids: results.map((g) => g.guideid), matches });

@@ -1,6 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvalidAccountDataError, User, UserRepository, type Email, type UserId, type UserListFilter } from '@rc/identity-domain';
+import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 
 /**
@@ -11,6 +12,8 @@ export function userListSql(filter: UserListFilter): string {
   const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
   return `SELECT * FROM users WHERE status = 'active'${filter.joinedSince ? ' AND joined_at >= ?' : ''} ORDER BY id ${direction} LIMIT ? OFFSET ?`;
 }
+
+const USERS_BY_ID = new PreparedStatement('SELECT * FROM users WHERE id = ANY(?::int[])');
 
 export class MikroOrmUserRepository extends UserRepository {
   constructor(private readonly em: EntityManager) {
@@ -37,8 +40,11 @@ export class MikroOrmUserRepository extends UserRepository {
     return rows.map((row) => this.em.map(User, row));
   }
 
+  /** One prepared statement (every first read of a page or a search lists its authors), the rows mapped as `em.find` maps them. */
   async findMany(ids: readonly UserId[]): Promise<User[]> {
-    return ids.length ? this.em.find(User, { id: { $in: [...new Set(ids)] } }) : [];
+    if (!ids.length) return [];
+    const rows = await queryPrepared<Record<string, unknown>>(this.em, USERS_BY_ID, [intArrayLiteral(ids)]);
+    return rows.map((row) => this.em.map(User, row));
   }
 
   findByEmail(email: Email): Promise<User | null> {
