@@ -19,6 +19,7 @@ import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { SystemClock } from '@rc/shared-kernel';
 import { guidesMigrations } from './migrations/index.js';
+import { GUIDE_SEARCH_VECTOR } from './migrations/20261122300000-guides-search.js';
 import { guidesSchemas, guidesTables } from './schemas/guides.schemas.js';
 import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.repository.js';
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox } from './repositories/mikro-orm-guide-activity.js';
@@ -193,5 +194,54 @@ describe('guide writes (PostgreSQL)', () => {
     now = (await stored(guide.id))!;
     const winner = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Guide>).value;
     expect(now.steps.map((s) => s.toState())).toEqual(winner.steps.map((s) => s.toState()));
+  });
+
+  /**
+   * The search document as stored, beside the one the texts make (the whole step text parsed, as
+   * `search_vector` was generated before `steps_vector`), and the steps' part as kept.
+   */
+  const searchOf = async (id: GuideId) =>
+    (await em.fork().execute<{ stored: string; parsed: string; steps: string | null }[]>(
+      `SELECT search_vector::text AS stored, (${GUIDE_SEARCH_VECTOR})::text AS parsed, steps_vector::text AS steps FROM guides WHERE id = ?`,
+      [id],
+    ))[0]!;
+
+  it('the search document stays its texts\': a head edit joins the kept steps\' vector, a step edit parses the steps again', async () => {
+    const guide = await guideWithSteps(3);
+    const created = await searchOf(guide.id);
+    expect(created.steps).toContain('step');
+    expect(created.stored).toBe(created.parsed);
+
+    // A summary edit: the steps' vector is kept, not parsed (no step text sent), the document is new.
+    const { result: edited, sql } = await statementsOf(() =>
+      inContext(() => new EditGuide(deps).execute({ editor: author, guideId: guide.id, revisionid: guide.state.revisionid, fields: { summary: 'Descaling a kettle', title: 'Kettle' } })),
+    );
+    const write = sql.find((q) => /UPDATE guides/.test(q))!;
+    expect(write).toContain('coalesce(steps_vector');
+    expect(write).not.toContain('steps_text =');
+    const afterHead = await searchOf(guide.id);
+    expect(afterHead.steps).toBe(created.steps);
+    expect(afterHead.stored).toBe(afterHead.parsed);
+    expect(afterHead.stored).toContain("'descal'");
+
+    // A step edit: the steps' vector follows the new text.
+    const target = edited.steps[1]!;
+    await inContext(() => new EditStep(deps).execute({ editor: author, guideId: guide.id, stepId: target.id, revisionid: target.revisionid, step: { title: 'Unscrew the heater' } }));
+    const afterStep = await searchOf(guide.id);
+    expect(afterStep.steps).toContain("'heater'");
+    expect(afterStep.stored).toBe(afterStep.parsed);
+  });
+
+  it('a guide stored without the steps\' vector (loaded in bulk) is found by its steps, and gets the vector with its first head edit', async () => {
+    const guide = await guideWithSteps(2);
+    await em.fork().execute('UPDATE guides SET steps_vector = NULL WHERE id = ?', [guide.id]);
+    const bulk = await searchOf(guide.id);
+    expect(bulk.steps).toBeNull();
+    expect(bulk.stored).toBe(bulk.parsed);
+    expect(bulk.stored).toContain("'line'");
+    await inContext(() => new EditGuide(deps).execute({ editor: author, guideId: guide.id, revisionid: guide.state.revisionid, fields: { introduction: 'Before you start' } }));
+    const edited = await searchOf(guide.id);
+    expect(edited.steps).toContain("'line'");
+    expect(edited.stored).toBe(edited.parsed);
   });
 });

@@ -16,6 +16,7 @@ import { GuideDocuments } from './20261128100200-guide-documents.js';
 import { GuideTranslations } from './20261128150000-guide-translations.js';
 import { GuideTombstones } from './20261128160000-guide-tombstones.js';
 import { GuidesContentStamp } from './20261129100100-guides-content-stamp.js';
+import { GuidesStepsVector } from './20261201100000-guides-steps-vector.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -35,4 +36,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261128150000-guide-translations', class: GuideTranslations },
   { name: '20261128160000-guide-tombstones', class: GuideTombstones },
   { name: '20261129100100-guides-content-stamp', class: GuidesContentStamp },
+  { name: '20261201100000-guides-steps-vector', class: GuidesStepsVector },
 ];

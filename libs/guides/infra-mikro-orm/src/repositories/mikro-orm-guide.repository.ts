@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Guide, GuideRepository, type GuideAccess, type GuideContributor, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type GuideStatistics, type StepState } from '@rc/guides-domain';
 import { intArray } from './sql.js';
 import { stepsPlainText } from './steps-text.js';
+import { GUIDE_STEPS_VECTOR } from '../migrations/20261201100000-guides-steps-vector.js';
 
 export const GUIDE_COLUMNS = `id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary,
   introduction, conclusion, time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags,
@@ -164,6 +165,13 @@ const WRITES: Partial<Record<keyof GuideState, ColumnWrite>> = {
 };
 const WRITTEN_FIELDS = Object.keys(WRITES) as (keyof GuideState)[];
 
+/** The fields `search_head` (and the start of `search_vector`) is made of: a change to one regenerates both. */
+const HEAD_FIELDS: readonly (keyof GuideState)[] = ['title', 'summary', 'introduction', 'subject', 'category'];
+/** `steps_vector` of the step text given as a parameter (see GuidesStepsVector). */
+const STEPS_VECTOR_OF_PARAM = GUIDE_STEPS_VECTOR.replace('steps_text', '?::text');
+/** `steps_vector` as stored, or parsed from the stored step text once when a guide has none yet. */
+const STEPS_VECTOR_KEPT = `coalesce(steps_vector, ${GUIDE_STEPS_VECTOR})`;
+
 /** A guide as it was read (or last stored) in this unit of work: what `save` compares against. */
 interface Stored {
   readonly state: GuideState;
@@ -247,21 +255,28 @@ export class MikroOrmGuideRepository extends GuideRepository {
     const stepsChanged = written.length > 0 || removed.length > 0;
     if (!before) {
       const columns = WRITTEN_FIELDS.map((field) => WRITES[field]!);
-      params.push(s.id, ...columns.map((c) => c.param(s)), stepsPlainText(guide.steps));
-      ctes.push(`g AS (INSERT INTO guides (id, revisionid, ${columns.map((c) => c.column).join(', ')}, steps_text)
-        VALUES (?, nextval('guide_revision_seq'), ${columns.map((c) => c.sql).join(', ')}, ?)
-        ON CONFLICT (id) DO UPDATE SET revisionid = excluded.revisionid, ${[...columns.map((c) => c.column), 'steps_text']
+      const text = stepsPlainText(guide.steps);
+      params.push(s.id, ...columns.map((c) => c.param(s)), text, text);
+      ctes.push(`g AS (INSERT INTO guides (id, revisionid, ${columns.map((c) => c.column).join(', ')}, steps_text, steps_vector)
+        VALUES (?, nextval('guide_revision_seq'), ${columns.map((c) => c.sql).join(', ')}, ?, ${STEPS_VECTOR_OF_PARAM})
+        ON CONFLICT (id) DO UPDATE SET revisionid = excluded.revisionid, ${[...columns.map((c) => c.column), 'steps_text', 'steps_vector']
           .filter((c) => c !== 'author_id' && c !== 'created_at')
           .map((c) => `${c} = excluded.${c}`)
           .join(', ')}
         RETURNING revisionid)`);
     } else {
-      const columns = WRITTEN_FIELDS.filter((field) => s[field] !== before.state[field]).map((field) => WRITES[field]!);
+      const changed = WRITTEN_FIELDS.filter((field) => s[field] !== before.state[field]);
+      const columns = changed.map((field) => WRITES[field]!);
       const sets = columns.map((c) => `${c.column} = ${c.sql}`);
       params.push(...columns.map((c) => c.param(s)));
+      // The steps' search vector is parsed only when the steps change: an edit of the head joins
+      // the kept one to the new head (see GuidesStepsVector).
       if (stepsChanged) {
-        sets.push('steps_text = ?');
-        params.push(stepsPlainText(guide.steps));
+        const text = stepsPlainText(guide.steps);
+        sets.push('steps_text = ?', `steps_vector = ${STEPS_VECTOR_OF_PARAM}`);
+        params.push(text, text);
+      } else if (changed.some((field) => HEAD_FIELDS.includes(field))) {
+        sets.push(`steps_vector = ${STEPS_VECTOR_KEPT}`);
       }
       params.push(s.id);
       ctes.push(`g AS (UPDATE guides SET revisionid = nextval('guide_revision_seq')${sets.map((set) => `, ${set}`).join('')} WHERE id = ? RETURNING revisionid)`);
