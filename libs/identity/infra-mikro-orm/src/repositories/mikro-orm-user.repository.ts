@@ -2,6 +2,10 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvalidAccountDataError, User, UserRepository, type Email, type UserId, type UserListFilter } from '@rc/identity-domain';
 import type { Page } from '@rc/shared-kernel';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
+
+/** The account of an email (every login runs it): prepared, so each connection plans it once. */
+const BY_EMAIL = new PreparedStatement('SELECT * FROM users WHERE email = ?');
 
 /**
  * One page of active accounts in id order. The partial index `users_active_id_idx` (id, only
@@ -41,8 +45,10 @@ export class MikroOrmUserRepository extends UserRepository {
     return ids.length ? this.em.find(User, { id: { $in: [...new Set(ids)] } }) : [];
   }
 
-  findByEmail(email: Email): Promise<User | null> {
-    return this.em.findOne(User, { email });
+  /** Mapped as the ORM's own `findOne` maps it (the entity is managed), without building the query each time. */
+  async findByEmail(email: Email): Promise<User | null> {
+    const [row] = await queryPrepared<Record<string, unknown>>(this.em, BY_EMAIL, [email]);
+    return row ? this.em.map(User, row) : null;
   }
 
   async findTaken(email: Email, uniqueUsername: string): Promise<{ email: boolean; uniqueUsername: boolean }> {
