@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppRegistry, type AppRegistration } from '@rc/identity-domain';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import { AppIdSchema, type AppIdRow } from '../schemas/identity.schemas.js';
+
+/** Every request naming an app id runs it: prepared, so each connection plans it once. */
+const ACTIVE = new PreparedStatement('SELECT 1 AS active FROM app_ids WHERE app_id = ? AND revoked_at IS NULL');
 
 export class MikroOrmAppRegistry extends AppRegistry {
   constructor(private readonly em: EntityManager) {
@@ -8,7 +12,7 @@ export class MikroOrmAppRegistry extends AppRegistry {
   }
 
   async isActive(appId: string): Promise<boolean> {
-    const [row] = await this.em.execute('SELECT 1 FROM app_ids WHERE app_id = ? AND revoked_at IS NULL', [appId]);
+    const [row] = await queryPrepared(this.em, ACTIVE, [appId]);
     return row !== undefined;
   }
 

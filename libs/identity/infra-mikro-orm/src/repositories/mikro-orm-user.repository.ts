@@ -4,6 +4,11 @@ import { InvalidAccountDataError, User, UserRepository, type Email, type UserId,
 import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 
+/** The account of an email (every login runs it): prepared, so each connection plans it once. */
+const BY_EMAIL = new PreparedStatement('SELECT * FROM users WHERE email = ?');
+/** The accounts a page or a search shows (its authors). */
+const USERS_BY_ID = new PreparedStatement('SELECT * FROM users WHERE id = ANY(?::int[])');
+
 /**
  * One page of active accounts in id order. The partial index `users_active_id_idx` (id, only
  * active rows) gives the order without a sort and without visiting disabled accounts.
@@ -12,8 +17,6 @@ export function userListSql(filter: UserListFilter): string {
   const direction = filter.order === 'DESC' ? 'DESC' : 'ASC';
   return `SELECT * FROM users WHERE status = 'active'${filter.joinedSince ? ' AND joined_at >= ?' : ''} ORDER BY id ${direction} LIMIT ? OFFSET ?`;
 }
-
-const USERS_BY_ID = new PreparedStatement('SELECT * FROM users WHERE id = ANY(?::int[])');
 
 export class MikroOrmUserRepository extends UserRepository {
   constructor(private readonly em: EntityManager) {
@@ -47,8 +50,10 @@ export class MikroOrmUserRepository extends UserRepository {
     return rows.map((row) => this.em.map(User, row));
   }
 
-  findByEmail(email: Email): Promise<User | null> {
-    return this.em.findOne(User, { email });
+  /** Mapped as the ORM's own `findOne` maps it (the entity is managed), without building the query each time. */
+  async findByEmail(email: Email): Promise<User | null> {
+    const [row] = await queryPrepared<Record<string, unknown>>(this.em, BY_EMAIL, [email]);
+    return row ? this.em.map(User, row) : null;
   }
 
   async findTaken(email: Email, uniqueUsername: string): Promise<{ email: boolean; uniqueUsername: boolean }> {

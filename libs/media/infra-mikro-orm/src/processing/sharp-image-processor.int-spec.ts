@@ -2,7 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { bytesOf, IMAGE_SIZE_NAMES, RequestImageRotation, ImageTooManyPixelsError, ImageTooSmallError, ImageTypeMismatchError, readAll, RENDITION_NAMES, UnsupportedImageTypeError, type Image } from '@rc/media-domain';
 import { mediaTestBed } from '@rc/media-domain/testing';
-import { SharpImageProcessor } from './sharp-image-processor.js';
+import { PROGRESSIVE_JPEG_MAX_PIXELS, SharpImageProcessor } from './sharp-image-processor.js';
 
 const MAX_PIXELS = 100_000_000;
 const processor = new SharpImageProcessor({ maxPixels: MAX_PIXELS });
@@ -146,6 +146,21 @@ describe('uploads through the real processor', () => {
       huge: [1600, 1200],
       original: [1600, 1200],
     });
+  });
+
+  it('writes JPEG sizes progressive, and the original of more pixels than the bound baseline (streamed by the encoder)', async () => {
+    const b = bed();
+    const [width, height] = [2400, 1800];
+    expect(width * height).toBeGreaterThan(PROGRESSIVE_JPEG_MAX_PIXELS);
+    const jpeg = await sharp(halves(width, height), { raw: { width, height, channels: 3 } }).jpeg().toBuffer();
+    const image = await b.upload(1, 'wide.jpg', new Uint8Array(jpeg));
+    await b.runJobs();
+    const done = (await b.media.findImage({ id: image.id }))!;
+    for (const name of IMAGE_SIZE_NAMES) expect([name, (await renditionMeta(b, done, name)).meta.isProgressive]).toEqual([name, true]);
+    const { bytes, meta } = await renditionMeta(b, done, 'original');
+    expect([meta.width, meta.height, meta.format, meta.isProgressive]).toEqual([width, height, 'jpeg', false]);
+    expect(isRed(await pixel(bytes, 10, 900))).toBe(true);
+    expect(isBlue(await pixel(bytes, 2390, 900))).toBe(true);
   });
 
   it('crops to the ratio asked, in upright coordinates, and rotates on request', async () => {

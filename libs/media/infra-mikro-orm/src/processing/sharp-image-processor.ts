@@ -20,6 +20,16 @@ const FORMAT_OF_MIME: Readonly<Record<string, ImageFormat>> = {
   'image/heif-sequence': 'heic',
 };
 
+/**
+ * A JPEG rendition of more pixels than this is written baseline with the standard Huffman tables.
+ * A progressive JPEG, or one with optimised Huffman tables, is written in two passes over all its
+ * DCT coefficients, which the encoder holds at once (about 3 bytes a pixel: ~95 MB for a 17.5 MP
+ * original); a baseline one with standard tables streams, a few rows at a time. Up to this size
+ * (the largest named size, `huge`, is 1.9 MP) the renditions stay progressive and optimised; above
+ * it (the full-resolution original of a photograph), the file is a few percent larger.
+ */
+export const PROGRESSIVE_JPEG_MAX_PIXELS = 4_000_000;
+
 export interface SharpImageProcessorOptions {
   /** The most pixels a render decodes (the upload check refuses more before this is reached). */
   readonly maxPixels: number;
@@ -83,9 +93,11 @@ export class SharpImageProcessor extends ImageProcessor {
     if (spec.crop) image = image.extract({ ...spec.crop });
     image = image.resize(spec.width, spec.height, { fit: spec.mode === 'cover' ? 'cover' : 'fill', position: 'centre' });
     switch (spec.format) {
-      case 'jpeg':
-        image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, progressive: true });
+      case 'jpeg': {
+        const inTwoPasses = spec.width * spec.height <= PROGRESSIVE_JPEG_MAX_PIXELS;
+        image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, progressive: inTwoPasses, optimiseCoding: inTwoPasses });
         break;
+      }
       case 'png':
         image = image.png({ compressionLevel: 6 });
         break;
