@@ -35,6 +35,10 @@ export abstract class ImageProcessor {
    * when the file is that long); `open` gives all the bytes, for headers that lie further in.
    */
   abstract probe(head: Uint8Array, open: () => Promise<ByteStream>): Promise<SniffedType>;
-  /** Renders one rendition from the full upload; the output carries no metadata. */
-  abstract render(source: ByteStream, spec: RenditionSpec): ByteStream;
+  /**
+   * Renders one rendition from the full upload; the output carries no metadata. `sourcePixels`:
+   * the upload's size in pixels when known, so that renders can be held back while others decode
+   * (what a render holds in memory grows with them).
+   */
+  abstract render(source: ByteStream, spec: RenditionSpec, sourcePixels?: number): ByteStream;
 }

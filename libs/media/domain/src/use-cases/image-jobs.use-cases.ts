@@ -29,7 +29,7 @@ export class GenerateImageRenditions {
         const { rotation } = image.state;
         const crop = image.turnedCrop;
         const mode = name !== 'original' && IMAGE_SIZES[name].mode === 'cover' ? 'cover' : 'fill';
-        const stored = await store.put(key, processor.render(source.body, { crop, rotation, ...size, mode, format }), OUTPUT_MIME[format]);
+        const stored = await store.put(key, processor.render(source.body, { crop, rotation, ...size, mode, format }, image.state.sourceWidth * image.state.sourceHeight), OUTPUT_MIME[format]);
         const recorded = await uow.run(async () => {
           const current = await media.findImageForUpdate(image.id);
           if (!current || !current.recordRendition(input.version, name, { ...size, format, bytes: stored.size })) return false;

@@ -75,6 +75,24 @@ describe('SharpImageProcessor', () => {
     await expect(readAll(render)).rejects.toThrow(/pixel limit/i);
   });
 
+  it('holds a render back while others decode the pixels of its budget, and frees the budget when a render fails', async () => {
+    const bounded = new SharpImageProcessor({ maxPixels: MAX_PIXELS, decodeBudgetPixels: 1_000_000 });
+    const jpeg = await phoneJpeg(800, 600);
+    const spec = { crop: null, rotation: 0, width: 80, height: 60, mode: 'fill', format: 'jpeg' } as const;
+    const order: string[] = [];
+    const first = bounded.render(bytesOf(jpeg), spec, 800_000);
+    const second = bounded.render(bytesOf(jpeg), spec, 800_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second waits: 800,000 + 800,000 pixels exceed the budget of 1,000,000.
+    expect(bounded.budget.held).toBe(800_000);
+    await Promise.all([readAll(first).then(() => order.push('first')), readAll(second).then(() => order.push('second'))]);
+    expect(order).toEqual(['first', 'second']);
+    expect(bounded.budget.held).toBe(0);
+    const bomb = pngBomb(100000, 100000);
+    await expect(readAll(bounded.render(bytesOf(bomb), { ...spec, format: 'png' }, 100000 * 100000))).rejects.toThrow(/pixel limit/i);
+    expect(bounded.budget.held).toBe(0);
+  });
+
   it.each([
     ['an SVG', Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), { kind: 'other', mime: 'image/svg+xml' }],
     ['text', Buffer.from('This is a text file, whatever its name says.'), { kind: 'unknown' }],

@@ -1,8 +1,9 @@
-import { Readable } from 'node:stream';
+import { finished, PassThrough, Readable } from 'node:stream';
 import exifReader from 'exif-reader';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ImageProcessor, readAll, type ByteStream, type ImageFormat, type RenditionSpec, type SniffedType } from '@rc/media-domain';
+import { PixelBudget } from './pixel-budget.js';
 
 /** MIME types (as `file-type` names them) of the accepted raster formats. */
 const FORMAT_OF_MIME: Readonly<Record<string, ImageFormat>> = {
@@ -33,7 +34,15 @@ export const PROGRESSIVE_JPEG_MAX_PIXELS = 4_000_000;
 export interface SharpImageProcessorOptions {
   /** The most pixels a render decodes (the upload check refuses more before this is reached). */
   readonly maxPixels: number;
+  /**
+   * The most pixels renders decode at once (see PixelBudget; default DECODE_BUDGET_PIXELS): two
+   * photographs of 12 MP at once, one of 17.5 MP alone.
+   */
+  readonly decodeBudgetPixels?: number;
 }
+
+/** Renders decode at most this many pixels at once by default (about 72 MB of decoded pixels). */
+export const DECODE_BUDGET_PIXELS = 24_000_000;
 
 /** The formats the prebuilt libvips inside sharp decodes here (HEIC needs a HEVC decoder it lacks; BMP has no loader). */
 export function decodableFormats(): Set<ImageFormat> {
@@ -55,9 +64,12 @@ export function decodableFormats(): Set<ImageFormat> {
  */
 export class SharpImageProcessor extends ImageProcessor {
   readonly decodable = decodableFormats();
+  /** Shared by every render of the process. */
+  readonly budget: PixelBudget;
 
   constructor(private readonly options: SharpImageProcessorOptions) {
     super();
+    this.budget = new PixelBudget(options.decodeBudgetPixels ?? DECODE_BUDGET_PIXELS);
     // libvips' operation cache (up to 50 MB and 100 operations by default) seldom serves a render
     // here: each one decodes bytes it is streamed, hardly ever the same buffer twice. It only held the
     // decoded pixels of the last photographs (in the process's resident set) between renders.
@@ -86,7 +98,31 @@ export class SharpImageProcessor extends ImageProcessor {
     };
   }
 
-  render(source: ByteStream, spec: RenditionSpec): ByteStream {
+  /**
+   * With `sourcePixels`, the render waits for room in the decode budget (see PixelBudget) before
+   * it reads the source, and gives it back when it ends, however it ends.
+   */
+  render(source: ByteStream, spec: RenditionSpec, sourcePixels?: number): ByteStream {
+    if (sourcePixels === undefined) return this.pipe(source, spec);
+    const output = new PassThrough();
+    this.budget.hold(sourcePixels).then((release) => {
+      if (output.destroyed) return release();
+      const image = this.pipe(source, spec);
+      finished(output, () => release());
+      image.on('error', (error) => output.destroy(error));
+      image.pipe(output);
+    }, (error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+    return output;
+  }
+
+  private pipe(source: ByteStream, spec: RenditionSpec): Sharp {
+    const image = this.pipeline(spec);
+    const input = Readable.from(source, { objectMode: false });
+    input.on('error', (error) => image.destroy(error));
+    return input.pipe(image);
+  }
+
+  private pipeline(spec: RenditionSpec): Sharp {
     const animated = spec.format === 'gif' && !spec.crop && spec.rotation === 0;
     let image: Sharp = sharp({ autoOrient: true, limitInputPixels: this.options.maxPixels, sequentialRead: true, failOn: 'error', animated });
     if (spec.rotation) image = image.rotate(spec.rotation);
@@ -95,25 +131,17 @@ export class SharpImageProcessor extends ImageProcessor {
     switch (spec.format) {
       case 'jpeg': {
         const inTwoPasses = spec.width * spec.height <= PROGRESSIVE_JPEG_MAX_PIXELS;
-        image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, progressive: inTwoPasses, optimiseCoding: inTwoPasses });
-        break;
+        return image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, progressive: inTwoPasses, optimiseCoding: inTwoPasses });
       }
       case 'png':
-        image = image.png({ compressionLevel: 6 });
-        break;
+        return image.png({ compressionLevel: 6 });
       case 'webp':
-        image = image.webp({ quality: 85 });
-        break;
+        return image.webp({ quality: 85 });
       case 'avif':
-        image = image.avif({ quality: 60, effort: 2 });
-        break;
+        return image.avif({ quality: 60, effort: 2 });
       case 'gif':
-        image = image.gif();
-        break;
+        return image.gif();
     }
-    const input = Readable.from(source, { objectMode: false });
-    input.on('error', (error) => image.destroy(error));
-    return input.pipe(image);
   }
 }
 
