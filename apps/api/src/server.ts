@@ -17,7 +17,8 @@ import { MEDIA_DEPS, MediaJobHandlers } from '@rc/media-http';
 import { WebhookJobs } from '@rc/webhooks-http';
 import { BackgroundJobs } from '@rc/shared-jobs';
 import { guideFastPath, GuideVersions, PublicGuideBodies } from '@rc/guides-http';
-import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
+import { RequestStampReader } from '@rc/shared-infra-mikro-orm';
+import { CONSISTENCY_HEADER } from './replicas/read-consistency.js';
 import { beginShutdown, installOperability } from './ops/install.js';
 
 export interface RunningApi {
@@ -46,9 +47,9 @@ export async function createApi(config: AppConfig, logger: Logger, databaseUrl: 
   );
   configureApp(app, config, logger);
   await app.init();
-  // Anonymous reads answered ahead of Express: guide bodies, and kept lists, pages and searches (not with replicas: their answers carry the consistency token).
-  const preamble = responsePreamble(config, logger), kept = app.get(KeptAnswers).hotPath(`/${API_PREFIX}`, (app.getHttpAdapter() as ApiExpressAdapter).routes, new ContentStampReader(app.get(MikroORM).em), preamble);
-  if (hotPath) installHotPath(app.getHttpServer(), hotPaths(guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), preamble), ...(config.databaseReplicaUrls.length ? [] : [kept])));
+  // Anonymous reads answered ahead of Express: guide bodies, and kept lists, pages and searches (with replicas, for the stamp of the server the request would read, with its token).
+  const preamble = responsePreamble(config, logger), kept = app.get(KeptAnswers).hotPath(`/${API_PREFIX}`, (app.getHttpAdapter() as ApiExpressAdapter).routes, new RequestStampReader(app.get(MikroORM).em, CONSISTENCY_HEADER), preamble);
+  if (hotPath) installHotPath(app.getHttpServer(), hotPaths(guideFastPath(app.get(PublicGuideBodies), app.get(GuideVersions), preamble), kept));
   // Ahead of the hot path: request ids and contexts, request metrics, health probes and metrics.
   installOperability(app);
   installProtocolErrors(app.getHttpServer(), logger);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { startReplicatedPostgres, type ReplicatedPostgres } from '@rc/shared-infra-mikro-orm/testing';
 import { parseLsn } from '@rc/shared-infra-mikro-orm';
+import { KeptAnswers } from '@rc/shared-http';
 import { DEMO_ACCOUNTS, DEMO_APP_ID, startTestApi, type ApiResponse, type TestApi } from './support/test-api.js';
 
 const TOKEN = 'x-consistency-token';
@@ -88,6 +89,38 @@ describe('read replicas (DATABASE_REPLICA_URLS) on a real streaming replica', ()
       expect(titleOf(await listed({ headers: { [TOKEN]: write.headers.get(TOKEN)! } }))).toBe(`Written by alice ${serial}`);
       expect(titleOf(await listed())).not.toBe(`Written by alice ${serial}`);
     });
+  });
+
+  it('serves kept answers ahead of the route with a replica too: for the stamp of the server the request reads, never older than the token sent back', async () => {
+    const served = () => api.running.app.get(KeptAnswers).served;
+    /** The same anonymous read twice: the first may build the kept answer, the second is served ahead of the route with the same body. */
+    const twice = async (headers: Record<string, string> = {}) => {
+      const first = await listed({ headers });
+      const before = served();
+      const second = await listed({ headers });
+      expect(served() - before).toBe(1);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.body).toEqual(first.body);
+      expect(parseLsn(second.headers.get(TOKEN) ?? '')).not.toBeNull();
+      return second;
+    };
+    const caughtUp = await twice();
+    await paused(async () => {
+      const write = await rename(`Renamed for the kept answers ${++serial}`);
+      const written = parseLsn(write.headers.get(TOKEN)!)!;
+      // Without a token: the replica's stamp, so the answer kept for its older state.
+      const old = await twice();
+      expect(titleOf(old)).toBe(titleOf(caughtUp));
+      expect(titleOf(old)).not.toBe(`Renamed for the kept answers ${serial}`);
+      // With the write's token: the replica has not replayed it, so the primary's stamp and the answer kept for it.
+      const own = await twice({ [TOKEN]: write.headers.get(TOKEN)! });
+      expect(titleOf(own)).toBe(`Renamed for the kept answers ${serial}`);
+      expect(parseLsn(own.headers.get(TOKEN)!)! >= written).toBe(true);
+      // And a client sending back that answer's token never goes back to the replica's older state.
+      expect(titleOf(await listed({ headers: { [TOKEN]: own.headers.get(TOKEN)! } }))).toBe(`Renamed for the kept answers ${serial}`);
+    });
+    // Replay resumed: without a token too, the kept answer for the replica's new stamp.
+    expect(titleOf(await twice())).toBe(`Renamed for the kept answers ${serial}`);
   });
 
   it('lets a user who just signed in read with the new token while the replica has not seen it (tokens are read on the primary)', async () => {

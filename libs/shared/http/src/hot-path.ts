@@ -36,16 +36,32 @@ export function installHotPath(server: Server, hot: HotPath): void {
   });
 }
 
+/**
+ * The content stamp read for a request ahead of its route: on the server its reads would go to
+ * (`server`: a replica's index, `null` for the primary), with the headers a kept answer served for
+ * it carries (a consistency token; `null`: none may be served).
+ */
+export interface RequestStamp {
+  readonly stamp: string;
+  readonly server: number | null;
+  readonly headers: readonly (readonly [string, string])[] | null;
+}
+
+/** Reads the content stamp for a request ahead of its route (RequestStampReader in the shared infra library). */
+export interface RequestStamps {
+  read(req: IncomingMessage): Promise<RequestStamp>;
+}
+
 /** The content stamp read for a request ahead of its route (see {@link stampFor}). */
-const readFor = new WeakMap<IncomingMessage, string>();
+const readFor = new WeakMap<IncomingMessage, RequestStamp>();
 
 /**
  * The content stamp for a request: the one read for it on its way to the route (after it arrived,
- * so as fresh as a read now), else a read now.
+ * so as fresh as a read now) when the route reads the same server, else a read now.
  */
 export function stampFor(req: IncomingMessage, stamps: StampSource): Promise<string> {
   const read = readFor.get(req);
-  return read === undefined ? stamps.current() : Promise.resolve(read);
+  return read === undefined || read.server !== (stamps.server?.() ?? null) ? stamps.current() : Promise.resolve(read.stamp);
 }
 
 /** One route whose anonymous answers are kept in StampedBodies, registered with {@link KeptAnswers}. */
@@ -98,10 +114,10 @@ export class KeptAnswers {
 
   /**
    * The hot path answering the registered routes: `prefix` is the API's (`/api/2.0`), `table` the
-   * application's routes, `stamps` reads the content stamp (on the primary), `preamble` sets what
-   * the middleware ahead of the routes sets.
+   * application's routes, `stamps` reads the content stamp for a request (on the server its reads
+   * would go to), `preamble` sets what the middleware ahead of the routes sets.
    */
-  hotPath(prefix: string, table: RouteTable, stamps: StampSource, preamble: ResponsePreamble): HotPath {
+  hotPath(prefix: string, table: RouteTable, stamps: RequestStamps, preamble: ResponsePreamble): HotPath {
     return (req, res, fallback) => {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers.authorization !== undefined || this.routes.size === 0) return false;
       // A body is read (and maybe refused) by the middleware: Express answers.
@@ -128,17 +144,18 @@ export class KeptAnswers {
         handedOn = true;
         fallback();
       };
-      stamps.current().then(
-        (stamp) => {
-          const entry = route.bodies.peek(key, stamp);
-          if (!entry || (route.serve && !route.serve(entry, req, res))) {
-            readFor.set(req, stamp);
+      stamps.read(req).then(
+        (read) => {
+          const entry = read.headers ? route.bodies.peek(key, read.stamp) : null;
+          if (!entry || !read.headers || (route.serve && !route.serve(entry, req, res))) {
+            readFor.set(req, read);
             return handOn();
           }
           route.bodies.hits++;
           this.served++;
           setRouteLabel(req, route.route);
           preamble(req, res);
+          for (const [name, value] of read.headers) res.setHeader(name, value);
           sendJsonBytes(req, res, 200, entry.json, entry.hash);
         },
         handOn,

@@ -118,6 +118,8 @@ export function answerOf(entry: StampedBody<unknown>): SerializedJson {
 /** Where the content stamp is read (ContentStampReader in the shared infra library). */
 export interface StampSource {
   current(): Promise<string>;
+  /** The server `current` reads now (a replica's index, `null`: the primary); default the primary. */
+  server?(): number | null;
 }
 
 /**

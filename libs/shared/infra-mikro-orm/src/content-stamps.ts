@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { PreparedStatement, queryPrepared } from './prepared-statements.js';
-import { currentReadScope, onPrimary } from './read-replicas.js';
+import { currentReadScope, formatLsn, inReadScope, parseLsn, ReplicaRoutingDriver, type Lsn, type ReadScope, type ReplicaSet } from './read-replicas.js';
 
 // The content stamp: a number that grows with every committed transaction that changed content a
 // list or a page shows (guides, steps, wiki pages, users, images, …), read in one cheap statement.
@@ -65,6 +65,13 @@ export const CONTENT_STAMP_PRUNE_SQL = `WITH gone AS (
 
 /** Read before every kept list or page is served: planned once per connection. */
 const STAMP = new PreparedStatement(CONTENT_STAMP_SQL);
+/**
+ * With replicas, the stamp and the server's WAL position in one statement: the position is read
+ * after the statement's snapshot was taken, so it is at or past everything the stamp counts (on the
+ * primary its current position, on a replica the position it has replayed).
+ */
+const STAMP_AT_PRIMARY = new PreparedStatement(`SELECT (${CONTENT_STAMP_SQL.slice('SELECT '.length, -' AS stamp'.length)})::text AS stamp, pg_current_wal_lsn()::text AS lsn`);
+const STAMP_AT_REPLICA = new PreparedStatement(`SELECT (${CONTENT_STAMP_SQL.slice('SELECT '.length, -' AS stamp'.length)})::text AS stamp, pg_last_wal_replay_lsn()::text AS lsn`);
 
 /**
  * One read of a value at a time, shared by every caller that asked before it started: a caller
@@ -115,41 +122,117 @@ export class SharedRead<T> {
   }
 }
 
-/** The primary's shared reads of the stamp, one per ORM driver (each context's reader shares them). */
-const primaryReads = new WeakMap<object, SharedRead<string>>();
+/** The stamp as read on one server, with that server's WAL position (with replicas). */
+export interface StampAt {
+  readonly stamp: string;
+  /** The server it was read on: a replica's index, `null` for the primary. */
+  readonly server: number | null;
+  /** The server's WAL position read after the stamp's snapshot (`null` without replicas). */
+  readonly lsn: Lsn | null;
+}
+
+/** Each server's shared read of the stamp (the primary's, each replica's), one set per ORM driver. */
+interface ServerStamps {
+  readonly primary: SharedRead<StampAt>;
+  readonly replicas: readonly SharedRead<StampAt>[];
+  readonly replicaSet: ReplicaSet | null;
+}
+
+const serverStamps = new WeakMap<object, ServerStamps>();
+
+function serverStampsOf(em: EntityManager): ServerStamps {
+  const driver = em.getDriver();
+  let stamps = serverStamps.get(driver);
+  if (stamps) return stamps;
+  // Its own fork: a shared read never runs inside the transaction of whichever caller starts it.
+  const outside = em.fork();
+  const replicaSet = driver instanceof ReplicaRoutingDriver && driver.replicaSet.size > 0 ? driver.replicaSet : null;
+  const read = async (server: number | null): Promise<StampAt> => {
+    const scope: ReadScope = { replica: server, fellBack: false, wrote: false };
+    const statement = replicaSet === null ? STAMP : server === null ? STAMP_AT_PRIMARY : STAMP_AT_REPLICA;
+    const [row] = await inReadScope(scope, () => queryPrepared<{ stamp: string; lsn?: string | null }>(outside, statement));
+    // A replica that could not answer: the primary did (the scope moved there), with no position.
+    if (scope.replica !== server) return { stamp: row!.stamp, server: null, lsn: null };
+    return { stamp: row!.stamp, server, lsn: row!.lsn ? parseLsn(row!.lsn) : null };
+  };
+  stamps = {
+    primary: new SharedRead(() => read(null)),
+    replicas: (replicaSet?.replicas ?? []).map((_, index) => new SharedRead(() => read(index))),
+    replicaSet,
+  };
+  serverStamps.set(driver, stamps);
+  return stamps;
+}
 
 /**
- * Reads the content stamp. A request reading a replica reads that replica's stamp through its
- * entity manager; any other read is a {@link SharedRead} of the primary's stamp, outside any
- * transaction (concurrent requests share one statement, never one that started before they asked).
+ * Reads the content stamp on the server the request's read scope reads (the primary outside a
+ * scope): a {@link SharedRead} per server, outside any transaction (concurrent requests share one
+ * statement, never one that started before they asked). A replica that cannot answer moves the
+ * scope to the primary, whose stamp is answered (the request's later reads go there too).
  */
 export class ContentStampReader {
-  private readonly primary: SharedRead<string>;
+  private readonly stamps: ServerStamps;
 
   constructor(private readonly em: EntityManager) {
-    const driver = em.getDriver();
-    let shared = primaryReads.get(driver);
-    if (!shared) {
-      // Its own fork: the shared read never runs inside the transaction of whichever caller starts it.
-      const outside = em.fork();
-      shared = new SharedRead(async () => {
-        const [row] = await onPrimary(() => queryPrepared<{ stamp: string }>(outside, STAMP));
-        return row!.stamp;
-      });
-      primaryReads.set(driver, shared);
-    }
-    this.primary = shared;
+    this.stamps = serverStampsOf(em);
   }
 
   async current(): Promise<string> {
-    if ((currentReadScope()?.replica ?? null) === null) return this.primary.current();
-    const [row] = await queryPrepared<{ stamp: string }>(this.em, STAMP);
-    return row!.stamp;
+    const scope = currentReadScope();
+    const server = scope?.replica ?? null;
+    if (server === null) return (await this.stamps.primary.current()).stamp;
+    if (this.em.getTransactionContext()) return (await queryPrepared<{ stamp: string }>(this.em, STAMP))[0]!.stamp;
+    const at = await this.stamps.replicas[server]!.current();
+    if (at.server !== server && scope!.replica === server) Object.assign(scope!, { replica: null, fellBack: true });
+    return at.stamp;
+  }
+
+  /** The server the stamp is read on for the current read scope (a replica's index, `null`: the primary). */
+  server(): number | null {
+    return currentReadScope()?.replica ?? null;
   }
 
   /** Statements read on the primary so far, shared by the readers of this ORM (for the tests). */
   get primaryReads(): number {
-    return this.primary.reads;
+    return this.stamps.primary.reads;
+  }
+}
+
+/** The stamp read for a request ahead of its route (see RequestStampReader). */
+export interface RequestStamp {
+  readonly stamp: string;
+  readonly server: number | null;
+  /** The headers an answer kept for this stamp carries when served for the request; `null`: none may be. */
+  readonly headers: readonly (readonly [string, string])[] | null;
+}
+
+/**
+ * The content stamp for an anonymous request, read ahead of its route on the server its reads
+ * would go to, as ReadRoutingInterceptor would route them: without replicas the primary; with
+ * replicas, one that has replayed the consistency token the request sent (`tokenHeader`), else the
+ * primary. A kept answer built for that stamp is what the route would answer there, and it is sent
+ * with the token of that server's position, read in the same statement as the stamp (so never
+ * older than what the client sent back). Reads are shared per server ({@link SharedRead}).
+ */
+export class RequestStampReader {
+  private readonly stamps: ServerStamps;
+  private readonly header: string;
+
+  constructor(em: EntityManager, private readonly tokenHeader: string) {
+    this.stamps = serverStampsOf(em);
+    this.header = tokenHeader.toLowerCase();
+  }
+
+  async read(req: { readonly headers: Readonly<Record<string, string | string[] | undefined>> }): Promise<RequestStamp> {
+    const { replicaSet } = this.stamps;
+    if (replicaSet === null) return { stamp: (await this.stamps.primary.current()).stamp, server: null, headers: [] };
+    const sent = req.headers[this.header];
+    const echoed = typeof sent === 'string' && sent ? parseLsn(sent) : null;
+    const replica = await replicaSet.pick(echoed);
+    const at = await (replica === null ? this.stamps.primary : this.stamps.replicas[replica]!).current();
+    if (at.lsn === null) return { stamp: at.stamp, server: at.server, headers: null };
+    const lsn = at.server !== null && echoed !== null && echoed > at.lsn ? echoed : at.lsn;
+    return { stamp: at.stamp, server: at.server, headers: [[this.tokenHeader, formatLsn(lsn)]] };
   }
 }
 

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from './testing/test-database.j
 import { freePort } from './embedded-postgres.js';
 import { PreparedStatement, queryPrepared } from './prepared-statements.js';
 import { startReplicatedPostgres, type ReplicatedPostgres } from './testing/replicated-postgres.js';
+import { ContentStampReader, contentStampSetupSql, contentStampTriggerSql, RequestStampReader } from './content-stamps.js';
 
 const scope = (): ReadScope => ({ replica: 0, fellBack: false, wrote: false });
 
@@ -24,6 +25,7 @@ describe('ReplicaRoutingDriver on a real primary and streaming replica', () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     await admin.query('CREATE TABLE notes (id serial PRIMARY KEY, text text NOT NULL)');
+    for (const sql of [...contentStampSetupSql(), contentStampTriggerSql('notes')]) await admin.query(sql);
     await admin.end();
     await servers.caughtUp();
     orm = await MikroORM.init({ ...ormConfig({ clientUrl: db.url, replicaUrls: [servers.replicaUrlOf(db.url)], entities: [], migrations: [] }), discovery: { warnWhenNoEntities: false } });
@@ -97,6 +99,33 @@ describe('ReplicaRoutingDriver on a real primary and streaming replica', () => {
     }
     await servers.caughtUp();
     expect(await set.pick(await set.primaryPosition())).toBe(0);
+  });
+
+  it("reads a request's content stamp on the server it would read, with that server's position: the replica's unless the token sent back is newer", async () => {
+    const requests = new RequestStampReader(orm.em.fork(), 'X-Token');
+    const stamps = new ContentStampReader(orm.em.fork());
+    await servers.caughtUp();
+    const before = await requests.read({ headers: {} });
+    expect(before).toMatchObject({ server: 0, headers: [['X-Token', expect.any(String)]] });
+    await servers.pauseReplay();
+    try {
+      await orm.em.fork().execute(`INSERT INTO notes (text) VALUES ('counted by the stamp')`);
+      const written = await driver.replicaSet.primaryPosition();
+      // No token: the replica, its older stamp (and its route's reads there see the same).
+      const anonymous = await requests.read({ headers: {} });
+      expect(anonymous).toMatchObject({ server: 0, stamp: before.stamp });
+      expect(await inReadScope(scope(), () => stamps.current())).toBe(before.stamp);
+      expect(inReadScope(scope(), () => stamps.server())).toBe(0);
+      // The write's token: the replica has not replayed it, so the primary, its newer stamp, a token at or past the write.
+      const own = await requests.read({ headers: { 'x-token': formatLsn(written) } });
+      expect(own).toMatchObject({ server: null, stamp: String(Number(before.stamp) + 1) });
+      expect(parseLsn(own.headers![0]![1])! >= written).toBe(true);
+      expect(await stamps.current()).toBe(own.stamp);
+    } finally {
+      await servers.resumeReplay();
+    }
+    await servers.caughtUp();
+    expect(await requests.read({ headers: {} })).toMatchObject({ server: 0, stamp: String(Number(before.stamp) + 1) });
   });
 
   it('runs a read on the primary when the replica is down, marks it down, and finds it back', async () => {
