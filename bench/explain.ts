@@ -120,11 +120,16 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
           process.stdout.write('(not a read: not explained)\n');
           continue;
         }
+        // EXPLAIN ANALYZE runs the statement: a `WITH … UPDATE` or a function that writes
+        // (`SELECT issue_auth_token(…)`) would write again, so each runs in a transaction rolled back.
+        await db.query('BEGIN');
         try {
           const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, [...values]);
           process.stdout.write(rows.map((r) => r['QUERY PLAN']).join('\n') + '\n');
         } catch (error) {
           process.stdout.write(`(could not explain: ${error instanceof Error ? error.message : String(error)})\n`);
+        } finally {
+          await db.query('ROLLBACK');
         }
       }
     }
