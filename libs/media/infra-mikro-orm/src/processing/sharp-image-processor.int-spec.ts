@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { bytesOf, IMAGE_SIZE_NAMES, RequestImageRotation, ImageTooManyPixelsError, ImageTooSmallError, ImageTypeMismatchError, readAll, RENDITION_NAMES, UnsupportedImageTypeError, type Image } from '@rc/media-domain';
@@ -90,6 +91,15 @@ describe('SharpImageProcessor', () => {
     expect(bounded.budget.held).toBe(0);
     const bomb = pngBomb(100000, 100000);
     await expect(readAll(bounded.render(bytesOf(bomb), { ...spec, format: 'png' }, 100000 * 100000))).rejects.toThrow(/pixel limit/i);
+    expect(bounded.budget.held).toBe(0);
+    // A render its reader abandons (a store's failed upload destroys it) gives its share back.
+    const abandoned = bounded.render(bytesOf(jpeg), spec, 800_000) as unknown as Readable;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bounded.budget.held).toBe(800_000);
+    const closed = new Promise((resolve) => abandoned.once('close', resolve));
+    abandoned.destroy();
+    await closed;
+    await new Promise((resolve) => setImmediate(resolve));
     expect(bounded.budget.held).toBe(0);
   });
 

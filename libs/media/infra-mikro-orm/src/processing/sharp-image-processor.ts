@@ -108,7 +108,12 @@ export class SharpImageProcessor extends ImageProcessor {
     this.budget.hold(sourcePixels).then((release) => {
       if (output.destroyed) return release();
       const image = this.pipe(source, spec);
-      finished(output, () => release());
+      // Ended, failed or abandoned by its reader (a store's failed upload destroys it): the budget
+      // is given back, and a render cut short stops decoding.
+      finished(output, (error) => {
+        release();
+        if (error) image.destroy();
+      });
       image.on('error', (error) => output.destroy(error));
       image.pipe(output);
     }, (error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
