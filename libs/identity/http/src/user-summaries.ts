@@ -1,4 +1,4 @@
-import { GetUser, GetUsers, UserNotFoundError, type User, type UserId, type UserImages } from '@rc/identity-domain';
+import { GetUser, GetUsers, UserNotFoundError, type UserCard, type UserId, type UserImages } from '@rc/identity-domain';
 import { UserSummaries, type UserSummary } from '@rc/identity-contracts';
 import { parseId } from '@rc/shared-kernel';
 import { presentUserSummary } from './user-summary.presenter.js';
@@ -28,7 +28,7 @@ export class IdentityUserSummaries extends UserSummaries {
       options.standings ? this.standings.of(ids) : new Map<number, UserStanding>(),
     ]);
     const images = await avatarsOf(this.images, users.values());
-    return new Map([...users].map(([id, user]: [number, User]) => [id, presentUserSummary(user, this.baseUrl, standings.get(id), images)]));
+    return new Map([...users].map(([id, user]: [number, UserCard]) => [id, presentUserSummary(user, this.baseUrl, standings.get(id), images)]));
   }
 
   async existingUserId(raw: string): Promise<number> {

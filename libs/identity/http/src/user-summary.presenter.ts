@@ -1,4 +1,4 @@
-import type { User } from '@rc/identity-domain';
+import type { UserCard } from '@rc/identity-domain';
 import { toUnixSeconds } from '@rc/shared-kernel';
 import type { UserSummary } from '@rc/identity-contracts';
 import { imageOrNull, type ImageObject } from '@rc/media-contracts';
@@ -11,7 +11,7 @@ export type UserSummaryBody = UserSummary;
  * `privileges`. Reputation and team ids come from the user's standing in the other contexts
  * (UserStandings); a user without one shows none.
  */
-export function presentUserSummary(user: User, baseUrl: string, standing: UserStanding = NO_STANDING, images: ReadonlyMap<number, ImageObject> = new Map()): UserSummaryBody {
+export function presentUserSummary(user: UserCard, baseUrl: string, standing: UserStanding = NO_STANDING, images: ReadonlyMap<number, ImageObject> = new Map()): UserSummaryBody {
   return {
     userid: user.id,
     username: user.username,

@@ -1,4 +1,4 @@
-import type { User, UserImages } from '@rc/identity-domain';
+import type { User, UserCard, UserImages } from '@rc/identity-domain';
 import type { UserStandings } from './user-standings.js';
 import { presentUser, type UserPresentation } from './user.presenter.js';
 import { presentUserSummary, type UserSummaryBody } from './user-summary.presenter.js';
@@ -30,7 +30,7 @@ export class UserViews {
 }
 
 /** The avatars of these users, in one lookup (none when no user has one). */
-export async function avatarsOf(images: UserImages, users: Iterable<User>): Promise<ReadonlyMap<number, ImageObject>> {
+export async function avatarsOf(images: UserImages, users: Iterable<UserCard>): Promise<ReadonlyMap<number, ImageObject>> {
   const ids = [...new Set([...users].flatMap((u) => (u.imageId === null ? [] : [u.imageId])))];
   return ids.length ? images.objects(ids) : new Map();
 }

@@ -49,6 +49,25 @@ describe('user list and profile edits (PostgreSQL)', () => {
   beforeEach(() => db.truncate(identityTables));
   afterAll(() => db.close());
 
+  describe('findCards', () => {
+    it('reads what summaries show of active accounts only, as plain objects, once per id, without joining the identity map', async () => {
+      const made = await newUsers(4);
+      await disable(made[2]!.id);
+      await em.fork().execute('UPDATE users SET image_id = 77 WHERE id = ?', [made[1]!.id]);
+      await inContext(async () => {
+        const cards = await new MikroOrmUserRepository(em).findCards([made[1]!.id, made[2]!.id, 999 as UserId, made[0]!.id, made[0]!.id]);
+        expect(cards.sort((a, b) => a.id - b.id)).toEqual([
+          { id: 1, username: 'User 1', uniqueUsername: 'user1', joinedAt: at(60), imageId: null },
+          { id: 2, username: 'User 2', uniqueUsername: 'user2', joinedAt: at(120), imageId: 77 },
+        ]);
+        expect(cards[0]!.joinedAt).toBeInstanceOf(Date);
+        expect(cards[0]).not.toBeInstanceOf(User);
+        expect(em.getUnitOfWork().getIdentityMap().values()).toHaveLength(0);
+        expect(await new MikroOrmUserRepository(em).findCards([])).toEqual([]);
+      });
+    });
+  });
+
   describe('listActive', () => {
     it('lists active accounts by id, either way, as complete User instances', async () => {
       const made = await newUsers(5);

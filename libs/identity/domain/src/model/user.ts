@@ -38,6 +38,9 @@ export interface UserState {
   readonly imageId: number | null;
 }
 
+/** What authors and members show of an active account (a user summary), read without the rest of the account. */
+export type UserCard = Pick<UserState, 'id' | 'username' | 'uniqueUsername' | 'joinedAt' | 'imageId'>;
+
 /** Input of a registration, as the caller sent it (validated by `User.register`). */
 export interface Registration {
   readonly email: unknown;

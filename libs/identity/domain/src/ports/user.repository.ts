@@ -1,6 +1,6 @@
 import type { Page } from '@rc/shared-kernel';
 import type { Email } from '../model/email.js';
-import type { User, UserId } from '../model/user.js';
+import type { User, UserCard, UserId } from '../model/user.js';
 
 /** Which active accounts a user list shows, and in which order of `userid`. */
 export interface UserListFilter {
@@ -18,8 +18,11 @@ export abstract class UserRepository {
    * read-change-save sequences on one account run one after the other (call inside `UnitOfWork.run`).
    */
   abstract findByIdForUpdate(id: UserId): Promise<User | null>;
-  /** Several accounts in one query (missing ids are left out). */
-  abstract findMany(ids: readonly UserId[]): Promise<User[]>;
+  /**
+   * What authors and members show of these accounts, for the active ones among them (unknown and
+   * disabled ids are left out), in one query. Read only: nothing here can be changed and saved.
+   */
+  abstract findCards(ids: readonly UserId[]): Promise<UserCard[]>;
   /** One page of active accounts, ordered by id, in one query. */
   abstract listActive(filter: UserListFilter, page: Page): Promise<User[]>;
   abstract findByEmail(email: Email): Promise<User | null>;

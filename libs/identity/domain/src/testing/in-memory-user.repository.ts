@@ -1,6 +1,6 @@
 import { InvalidAccountDataError } from '../identity.errors.js';
 import type { Email } from '../model/email.js';
-import { User, type UserId, type UserState, type UserStatus } from '../model/user.js';
+import { User, type UserCard, type UserId, type UserState, type UserStatus } from '../model/user.js';
 import type { Page } from '@rc/shared-kernel';
 import { UserRepository, type UserListFilter } from '../ports/user.repository.js';
 
@@ -41,10 +41,10 @@ export class InMemoryUserRepository extends UserRepository {
     return rows.slice(page.offset, page.offset + page.limit).map(hydrate);
   }
 
-  async findMany(ids: readonly UserId[]): Promise<User[]> {
+  async findCards(ids: readonly UserId[]): Promise<UserCard[]> {
     return [...new Set(ids)].flatMap((id) => {
       const row = this.rows.get(id);
-      return row ? [hydrate(row)] : [];
+      return row?.status === 'active' ? [{ id: row.id, username: row.username, uniqueUsername: row.uniqueUsername, joinedAt: new Date(row.joinedAt.getTime()), imageId: row.imageId }] : [];
     });
   }
 

@@ -1,14 +1,14 @@
 import { UserNotFoundError } from '../identity.errors.js';
-import type { User, UserId } from '../model/user.js';
+import type { User, UserCard, UserId } from '../model/user.js';
 import type { UserRepository } from '../ports/user.repository.js';
 
-/** Active accounts by id, for showing authors and members (one query, whatever the count). */
+/** What authors and members show of active accounts, by id (one query, whatever the count). */
 export class GetUsers {
   constructor(private readonly users: UserRepository) {}
 
-  async execute(ids: readonly UserId[]): Promise<Map<number, User>> {
-    const users = await this.users.findMany(ids);
-    return new Map(users.filter((u) => u.isActive).map((u) => [u.id, u]));
+  async execute(ids: readonly UserId[]): Promise<Map<number, UserCard>> {
+    const cards = await this.users.findCards(ids);
+    return new Map(cards.map((u) => [u.id, u]));
   }
 }
 

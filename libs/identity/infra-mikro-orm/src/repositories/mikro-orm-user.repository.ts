@@ -1,13 +1,22 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvalidAccountDataError, User, UserRepository, type Email, type UserId, type UserListFilter } from '@rc/identity-domain';
+import { InvalidAccountDataError, User, UserRepository, type Email, type UserCard, type UserId, type UserListFilter } from '@rc/identity-domain';
 import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 
 /** The account of an email (every login runs it): prepared, so each connection plans it once. */
 const BY_EMAIL = new PreparedStatement('SELECT * FROM users WHERE email = ?');
-/** The accounts a page or a search shows (its authors). */
-const USERS_BY_ID = new PreparedStatement('SELECT * FROM users WHERE id = ANY(?::int[])');
+/** What a page or a search shows of its authors (active accounts only). */
+const CARDS_BY_ID = new PreparedStatement("SELECT id, username, unique_username, (extract(epoch FROM joined_at) * 1000)::float8 AS joined_ms, image_id FROM users WHERE id = ANY(?::int[]) AND status = 'active'");
+
+interface CardRow {
+  readonly id: number;
+  readonly username: string;
+  readonly unique_username: string;
+  /** Milliseconds since the epoch (the ORM's connection reads timestamps as text). */
+  readonly joined_ms: number;
+  readonly image_id: number | null;
+}
 
 /**
  * One page of active accounts in id order. The partial index `users_active_id_idx` (id, only
@@ -43,11 +52,15 @@ export class MikroOrmUserRepository extends UserRepository {
     return rows.map((row) => this.em.map(User, row));
   }
 
-  /** One prepared statement (every first read of a page or a search lists its authors), the rows mapped as `em.find` maps them. */
-  async findMany(ids: readonly UserId[]): Promise<User[]> {
+  /**
+   * One prepared statement (every first read of a page or a search lists its authors) of five
+   * columns, mapped to plain objects: no entity is built and nothing joins the identity map, which
+   * cost more than the statement for a page of 200 authors.
+   */
+  async findCards(ids: readonly UserId[]): Promise<UserCard[]> {
     if (!ids.length) return [];
-    const rows = await queryPrepared<Record<string, unknown>>(this.em, USERS_BY_ID, [intArrayLiteral(ids)]);
-    return rows.map((row) => this.em.map(User, row));
+    const rows = await queryPrepared<CardRow>(this.em, CARDS_BY_ID, [intArrayLiteral(ids)]);
+    return rows.map((r) => ({ id: r.id as UserId, username: r.username, uniqueUsername: r.unique_username, joinedAt: new Date(r.joined_ms), imageId: r.image_id }));
   }
 
   /** Mapped as the ORM's own `findOne` maps it (the entity is managed), without building the query each time. */
