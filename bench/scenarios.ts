@@ -76,6 +76,25 @@ function guideReads(name: string, target: Target, description: string, pick: (ct
 }
 
 const zipfId = (ctx: BenchContext, r: Random): number => ctx.popular[ctx.zipf.rank(r)]!;
+
+/** `guide-zipf` read by signed-in users, each connection with the token of its own account. */
+function signedInReads(): Scenario {
+  let tokens: string[] = [];
+  return {
+    name: 'guide-zipf-auth',
+    target: 'api',
+    description: 'GET /guides/{id} with a token (one account per connection), Zipf ids',
+    expected: [200],
+    async prepare(ctx) {
+      tokens = await writerTokens(ctx);
+    },
+    driver(ctx, connection) {
+      const r = rng(ctx, 'guide-zipf-auth', connection);
+      const headers = { Authorization: `api ${tokens[connection]}` };
+      return { next: () => get(`/guides/${zipfId(ctx, r)}`, headers) };
+    },
+  };
+}
 const uniformId = (ctx: BenchContext, r: Random): number => ctx.live[Math.floor(r.next() * ctx.live.length)]!;
 
 /**
@@ -477,6 +496,7 @@ export function scenarios(): Scenario[] {
     guideReads('static-lookup', 'lookup', 'the static body after one indexed revision query per request: the ceiling of a cache checked per request', zipfId),
     guideReads('guide-zipf', 'api', 'GET /guides/{id}, Zipf ids (s = 1)', zipfId),
     guideReads('guide-uniform', 'api', 'GET /guides/{id}, uniform ids over every public guide', uniformId),
+    signedInReads(),
     conditionalReads('guide-zipf-inm', true),
     conditionalReads('guide-uniform-inm', false),
     listPage(0),

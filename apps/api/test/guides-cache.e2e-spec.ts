@@ -199,6 +199,72 @@ describe('GET /guides/{id}: cache and conditional requests', () => {
     expect(JSON.stringify(after.steps)).toContain('New step text');
   });
 
+  it("answers a signed-in reader of a public guide with the anonymous body and the reader's own can_edit, favorited and completed: what the route builds for them", async () => {
+    const bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
+    const admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
+    const bobId = (await api.request('GET', '/user', { token: bob })).body.userid as number;
+    const guide = await publicGuide('Signed-in guide');
+    /** The body the route builds for this reader (`?pretty` is never served from the kept body), compact again, views aside (a kept body shows its window's count). */
+    const built = async (token: string) => {
+      const res = await api.request('GET', `/guides/${guide.guideid}?pretty`, { token });
+      expect(res.status).toBe(200);
+      return JSON.stringify({ ...res.body, views: 0 });
+    };
+    const kept = async (token: string) => {
+      const res = await api.request('GET', `/guides/${guide.guideid}`, { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('private, no-cache');
+      expect(res.headers.get('etag')).toMatch(new RegExp(`^"r${res.body.revisionid}-`));
+      return { body: res.body, json: JSON.stringify({ ...res.body, views: 0 }), etag: res.headers.get('etag')! };
+    };
+    const anonymous = await get(`/guides/${guide.guideid}`);
+    const anonymousEtag = anonymous.headers.get('etag');
+    const fields = (b: { can_edit: boolean; favorited: boolean; completed: boolean }) => [b.can_edit, b.favorited, b.completed];
+
+    const mine = await kept(alice);
+    expect(fields(mine.body)).toEqual([true, false, false]);
+    expect(mine.json).toBe(await built(alice));
+    expect(mine.etag).not.toBe(anonymousEtag);
+    const bobs = await kept(bob);
+    expect(fields(bobs.body)).toEqual([false, false, false]);
+    expect(bobs.json).toBe(await built(bob));
+    expect(fields((await kept(admin)).body)).toEqual([true, false, false]);
+
+    // The reader's marks and access show at once, as the route shows them.
+    expect((await api.request('PUT', `/user/favorites/guides/${guide.guideid}`, { token: bob })).status).toBeLessThan(300);
+    expect((await api.request('PUT', `/guides/${guide.guideid}/completed`, { token: bob })).status).toBeLessThan(300);
+    expect((await api.request('PUT', `/guides/${guide.guideid}/users/${bobId}`, { token: alice })).status).toBe(201);
+    // The marks move the author's reputation, which the body shows: wait until it has moved.
+    await api.settle();
+    const marked = await kept(bob);
+    expect(fields(marked.body)).toEqual([true, true, true]);
+    expect(marked.json).toBe(await built(bob));
+    // A 304 for the reader's own ETag; another reader's ETag is not theirs.
+    expect((await api.request('GET', `/guides/${guide.guideid}`, { token: bob, headers: { 'If-None-Match': marked.etag } })).status).toBe(304);
+    expect((await api.request('GET', `/guides/${guide.guideid}`, { token: alice, headers: { 'If-None-Match': marked.etag } })).status).toBe(200);
+
+    // The writer reads the revision it wrote, on this instance and on another.
+    const edit = await api.request('PATCH', `/guides/${guide.guideid}?revisionid=${marked.body.revisionid}`, { token: bob, body: { summary: 'Edited by a collaborator' } });
+    expect(edit.status).toBe(200);
+    for (const origin of [api.origin, other.url]) {
+      const res = await fetch(`${origin}/api/2.0/guides/${guide.guideid}`, { headers: { Authorization: `api ${bob}`, 'Accept-Encoding': 'identity' } });
+      const body = (await res.json()) as { revisionid: number; summary: string; can_edit: boolean };
+      expect([body.revisionid, body.summary, body.can_edit]).toEqual([edit.body.revisionid, 'Edited by a collaborator', true]);
+    }
+  });
+
+  it("builds a signed-in reader's body when the guide has a prerequisite that is not public (its editors may see it)", async () => {
+    const admin = await api.logIn(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
+    const hidden = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'A private prerequisite' } });
+    expect(hidden.status).toBe(201);
+    const guide = await publicGuide('Guide with a private prerequisite', [hidden.body.guideid]);
+    const prerequisites = async (token: string | null) =>
+      ((token ? (await api.request('GET', `/guides/${guide.guideid}`, { token })).body : await (await get(`/guides/${guide.guideid}`)).json()) as { prerequisites: { guideid: number }[] }).prerequisites.map((p) => p.guideid);
+    expect(await prerequisites(null)).toEqual([]);
+    expect(await prerequisites(alice)).toEqual([hidden.body.guideid]);
+    expect(await prerequisites(admin)).toEqual([hidden.body.guideid]);
+  });
+
   it('keeps viewer-specific, private, pretty, XML and past-revision reads out of the cache (they get ETags of their own bytes)', async () => {
     const guide = await publicGuide('Viewer guide');
     const cached = (await get(`/guides/${guide.guideid}`)).headers.get('etag');

@@ -1,4 +1,5 @@
-import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL, PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from '@rc/guides-infra-mikro-orm';
+import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL, PUBLIC_GUIDE_FOR_READER_SQL, PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from '@rc/guides-infra-mikro-orm';
+import type { GuideEditors } from '@rc/guides-domain';
 import type pg from 'pg';
 import type { BodyTemplate } from './guide-body-template.js';
 
@@ -19,14 +20,38 @@ export interface VersionWithBody {
   readonly views?: number | null;
 }
 
+/** A public guide's version and stored body as a signed-in reader reads it: with who may edit it and the reader's marks. */
+export interface ReaderVersionWithBody extends VersionWithBody {
+  readonly editors: GuideEditors;
+  readonly favorited: boolean;
+  readonly completed: boolean;
+  /** How many of its prerequisites are not public (the anonymous body leaves them out). */
+  readonly hiddenPrerequisites: number;
+}
+
 /** The read model of public guide bodies (`guide_bodies`): templates by guide, variant, version and format. */
 export interface GuideBodyStore {
   /** The guide's current version and the stored body of that version, in one statement (`null`: the guide is not public). */
   current(guideId: number, inline: boolean): Promise<VersionWithBody | null>;
+  /** `current` for a signed-in reader, in the same one statement (`null`: the guide is not public). */
+  currentFor(guideId: number, inline: boolean, userId: number): Promise<ReaderVersionWithBody | null>;
   /** The stored template when it was built for this version (and the store's format), else `null`. */
   read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null>;
   /** Stores bodies in one statement (each replaces its guide's of the same variant). */
   write(bodies: readonly StoredBody[]): Promise<void>;
+}
+
+interface VersionRow {
+  version: string;
+  prerequisites: number[];
+  marker: string | null;
+  template: string | null;
+  views: string | null;
+}
+
+function versionWithBody(row: VersionRow): VersionWithBody {
+  const body = row.marker !== null && row.template !== null ? { marker: row.marker, template: row.template } : null;
+  return { version: row.version, prerequisites: row.prerequisites, body, views: row.views === null ? null : Number(row.views) };
 }
 
 /** `guide_bodies` through a plain `pg` pool: prepared statements. */
@@ -38,15 +63,29 @@ export class PgGuideBodyStore implements GuideBodyStore {
   ) {}
 
   async current(guideId: number, inline: boolean): Promise<VersionWithBody | null> {
-    const { rows } = await this.pool.query<{ version: string; prerequisites: number[]; marker: string | null; template: string | null; views: string | null }>({
+    const { rows } = await this.pool.query<VersionRow>({
       name: 'rc-guide-version-body',
       text: PUBLIC_GUIDE_VERSION_AND_BODY_SQL,
       values: [guideId, inline, this.format],
     });
+    return rows[0] ? versionWithBody(rows[0]) : null;
+  }
+
+  async currentFor(guideId: number, inline: boolean, userId: number): Promise<ReaderVersionWithBody | null> {
+    const { rows } = await this.pool.query<VersionRow & { author_id: number; collaborator_ids: number[]; team_ids: number[]; marks: string[]; hidden_prerequisites: number }>({
+      name: 'rc-guide-version-body-reader',
+      text: PUBLIC_GUIDE_FOR_READER_SQL,
+      values: [guideId, inline, this.format, userId],
+    });
     const row = rows[0];
     if (!row) return null;
-    const body = row.marker !== null && row.template !== null ? { marker: row.marker, template: row.template } : null;
-    return { version: row.version, prerequisites: row.prerequisites, body, views: row.views === null ? null : Number(row.views) };
+    return {
+      ...versionWithBody(row),
+      editors: { authorId: row.author_id, userIds: row.collaborator_ids, teamIds: row.team_ids },
+      favorited: row.marks.includes('favorite'),
+      completed: row.marks.includes('completion'),
+      hiddenPrerequisites: row.hidden_prerequisites,
+    };
   }
 
   async read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null> {

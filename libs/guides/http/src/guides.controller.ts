@@ -163,6 +163,15 @@ export class GuidesController {
         return body;
       }
     }
+    // A signed-in reader of a public guide: the anonymous body with the reader's fields (see readFor).
+    if (viewer !== null && revisionid === undefined && langid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
+      const editor = editorOf(viewer);
+      const body = await this.bodies.readFor(guideId, inlinePrerequisites, viewer.userId, (editors) => this.view.mayEdit(editors, editor), res);
+      if (body) {
+        viewed();
+        return body;
+      }
+    }
     const guide = await this.reader.guide(guideId, viewer, { revisionid, inlinePrerequisites, stepComments, langid });
     representsRevision(res, guide.revisionid, Math.max(guide.modified_date ?? 0, guide.prereq_modified_date ?? 0) || null);
     if (revisionid === undefined) viewed();

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
-import type { GuideId } from '@rc/guides-domain';
+import type { GuideEditors, GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { newestRevisionNamed, NOT_MODIFIED, SerializedJson, ViewWindows } from '@rc/shared-http';
+import { newestRevisionNamed, NOT_MODIFIED, representsRevision, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
 import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
@@ -14,6 +14,23 @@ import type { UserPartsCache } from './user-parts.js';
 
 /** Whether the client takes gzip (cached bodies are kept gzipped: sending them so costs nothing). */
 const acceptsGzip = (req: IncomingMessage) => !!req.headers['accept-encoding'] && accepts(req).encoding('gzip', 'identity') === 'gzip';
+
+/** The viewer's fields as an anonymous body has them (presentGuide writes them together, in this order, once). */
+const ANONYMOUS_VIEWER = '"can_edit":false,"favorited":false,"completed":false';
+
+/**
+ * An anonymous guide body as this viewer reads it: its `can_edit`, `favorited` and `completed` set.
+ * `null` when the body does not hold the anonymous fields exactly once. No text can look like
+ * them: JSON escapes the quotes inside strings.
+ */
+export function withViewer<T extends string | Buffer>(json: T, viewer: { readonly canEdit: boolean; readonly favorited: boolean; readonly completed: boolean }): T | null {
+  const at = json.indexOf(ANONYMOUS_VIEWER);
+  if (at < 0 || json.includes(ANONYMOUS_VIEWER, at + 1)) return null;
+  const fields = `"can_edit":${viewer.canEdit},"favorited":${viewer.favorited},"completed":${viewer.completed}`;
+  const end = at + ANONYMOUS_VIEWER.length;
+  // Offsets in bytes for a Buffer, in characters for a string: the fields are ASCII either way.
+  return (typeof json === 'string' ? `${json.slice(0, at)}${fields}${json.slice(end)}` : Buffer.concat([json.subarray(0, at), Buffer.from(fields), json.subarray(end)])) as T;
+}
 
 export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
 
@@ -100,6 +117,27 @@ export class PublicGuideBodies {
     this.setHeaders(entry, res, gzip);
     if (notModified(req.headers, gzip ? entry.etagGzip : entry.etag, entry.lastModified)) return NOT_MODIFIED;
     return gzip ? new SerializedJson(entry.gzip, 'gzip') : new SerializedJson(json ?? this.cache.json(entry));
+  }
+
+  /**
+   * A signed-in reader's body of a public guide (a JSON read of its current revision): the
+   * anonymous body of its current version (kept, stored or built, as anonymous reads get it) with
+   * the reader's `can_edit`, `favorited` and `completed`. Besides the token, one statement on the
+   * primary reads the version, the stored body, who may edit the guide and the reader's marks: no
+   * guide is loaded and nothing is presented again, and the answer is as fresh as a read of the
+   * guide itself. `null` when that body is not the reader's: the guide is not public, or some of
+   * its prerequisites are not (its editors may see them); the route then builds the reader's body.
+   * `mayEdit`: whether the reader may edit a guide with these editors.
+   */
+  async readFor(guideId: GuideId, inlinePrerequisites: boolean, userId: number, mayEdit: (editors: GuideEditors) => Promise<boolean>, res: object): Promise<SerializedJson | null> {
+    const row = await this.store.currentFor(guideId, inlinePrerequisites, userId);
+    if (!row || row.hiddenPrerequisites > 0) return null;
+    if (row.views !== undefined && row.views !== null) this.options.views?.learn(guideId, row.views);
+    const [{ entry, json }, canEdit] = await Promise.all([this.body(guideId, inlinePrerequisites, row.version, row.body), mayEdit(row.editors)]);
+    const text = withViewer<string | Buffer>(json ?? this.cache.json(entry), { canEdit, favorited: row.favorited, completed: row.completed });
+    if (text === null) return null;
+    representsRevision(res, parseInt(row.version, 10), entry.lastModified === null ? null : Date.parse(entry.lastModified) / 1000);
+    return new SerializedJson(text);
   }
 
   /**

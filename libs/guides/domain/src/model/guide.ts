@@ -47,6 +47,23 @@ export interface GuideAccess {
 
 export const NO_ACCESS: GuideAccess = { userIds: [], teamIds: [] };
 
+/** Who may edit a live guide: its author, and those its access lists (see {@link mayEditGuide}). */
+export interface GuideEditors extends GuideAccess {
+  readonly authorId: number;
+}
+
+/** Whether `editor` may edit a live guide with these editors: an Admin, its author, a collaborator, or a member of one of its teams. */
+export function mayEditGuide(editors: GuideEditors, editor: Editor | null): boolean {
+  if (!editor) return false;
+  if (editor.isAdmin || editor.userId === editors.authorId || editors.userIds.includes(editor.userId)) return true;
+  return !!editor.teamIds?.some((id) => editors.teamIds.includes(id));
+}
+
+/** Whether {@link mayEditGuide} depends on the editor's teams, which `editor` does not carry yet. */
+export function editorTeamsDecide(editors: GuideEditors, editor: Editor | null): boolean {
+  return !!editor && !editor.teamIds && editors.teamIds.length > 0 && !editor.isAdmin && editor.userId !== editors.authorId && !editors.userIds.includes(editor.userId);
+}
+
 /** A write's `summary_of_change` (shown in the history), checked: none, or a line of at most 255 characters; otherwise a 422. */
 export function readChangeSummary(value: unknown): string | null {
   const { summary, problem } = checkChangeSummary(value);
@@ -258,14 +275,16 @@ export class Guide {
 
   /** The author, Admins, the guide's collaborators and the members of its teams may edit a guide. */
   canEdit(editor: Editor | null): boolean {
-    if (!editor || this.isDeleted) return false;
-    if (editor.isAdmin || editor.userId === this.state.authorId || this.editors.userIds.includes(editor.userId)) return true;
-    return !!editor.teamIds?.some((id) => this.editors.teamIds.includes(id));
+    return !this.isDeleted && mayEditGuide(this.editorList, editor);
   }
 
   /** Whether `canEdit` depends on the editor's teams, which `editor` does not carry yet. */
   needsTeamsOf(editor: Editor | null): boolean {
-    return !!editor && !editor.teamIds && this.editors.teamIds.length > 0 && !editor.isAdmin && editor.userId !== this.state.authorId && !this.editors.userIds.includes(editor.userId);
+    return editorTeamsDecide(this.editorList, editor);
+  }
+
+  private get editorList(): GuideEditors {
+    return { authorId: this.state.authorId, ...this.editors };
   }
 
   /** Only the author and Admins choose who else may edit. */

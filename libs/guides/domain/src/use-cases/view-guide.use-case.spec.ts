@@ -1,6 +1,6 @@
 import { PermissionDeniedError } from '@rc/shared-kernel';
 import { GuideNotFoundError, GuidePrivateError, RevisionNotFoundError } from '../guides.errors.js';
-import { Guide, type GuideId } from '../model/guide.js';
+import { Guide, type Editor, type GuideId } from '../model/guide.js';
 import { admin, author, guidesTestBed, linesOf, other, rejectionOf } from '../testing/index.js';
 
 describe('ViewGuide', () => {
@@ -24,6 +24,21 @@ describe('ViewGuide', () => {
     }
     expect((await bed.viewGuide.execute({ viewer: author, guideId: guide.id })).id).toBe(guide.id);
     expect((await bed.viewGuide.execute({ viewer: admin, guideId: guide.id })).id).toBe(guide.id);
+  });
+
+  it('says who may edit a guide from its editors alone, as the guide itself does, looking teams up only when they decide', async () => {
+    const member: Editor = { userId: 7, isAdmin: false };
+    const bed = guidesTestBed({ teams: { 7: [40], 2: [41] } });
+    const editors = { authorId: author.userId, userIds: [5], teamIds: [40] };
+    const cases: [Editor | null, boolean][] = [[null, false], [author, true], [admin, true], [{ userId: 5, isAdmin: false }, true], [member, true], [other, false]];
+    for (const [viewer, expected] of cases) expect({ viewer, may: await bed.viewGuide.mayEdit(editors, viewer) }).toEqual({ viewer, may: expected });
+    // Only the member and the other user needed their teams: the author, an Admin and a collaborator are decided without.
+    expect(bed.teams.lookups).toBe(2);
+    expect(await bed.viewGuide.mayEdit({ ...editors, teamIds: [] }, member)).toBe(false);
+    expect(bed.teams.lookups).toBe(2);
+    // The same rule as the aggregate's.
+    const guide = Guide.restore({ ...(await bed.createGuide({ public: true })).state }, [], { userIds: [5], teamIds: [40] });
+    for (const [viewer] of cases) expect(guide.canEdit(viewer && { ...viewer, teamIds: viewer.userId === 7 ? [40] : viewer.userId === 2 ? [41] : [] })).toBe(await bed.viewGuide.mayEdit({ ...editors, authorId: guide.state.authorId }, viewer));
   });
 
   it('does not find an unknown guide', async () => {

@@ -1,5 +1,5 @@
 import { GuideNotFoundError, GuidePrivateError, RevisionNotFoundError } from '../guides.errors.js';
-import { Guide, type Editor, type GuideId } from '../model/guide.js';
+import { editorTeamsDecide, Guide, mayEditGuide, type Editor, type GuideEditors, type GuideId } from '../model/guide.js';
 import type { GuideRepository, GuideSnapshot } from '../ports/guide.repository.js';
 import type { TeamDirectory } from '../ports/team-directory.js';
 import { withTeams } from './guide-writes.use-cases.js';
@@ -44,5 +44,11 @@ export class ViewGuide {
   /** Whether the viewer may edit the guide (its teams looked up only when they decide). */
   async canEdit(guide: Guide, viewer: Editor | null): Promise<boolean> {
     return guide.canEdit(await withTeams(this.teams, guide, viewer));
+  }
+
+  /** Whether the viewer may edit a live guide with these editors, read without the guide itself (its teams looked up only when they decide). */
+  async mayEdit(editors: GuideEditors, viewer: Editor | null): Promise<boolean> {
+    const editor = viewer && editorTeamsDecide(editors, viewer) ? { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) } : viewer;
+    return mayEditGuide(editors, editor);
   }
 }

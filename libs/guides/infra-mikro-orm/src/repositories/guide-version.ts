@@ -25,6 +25,23 @@ export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisi
   WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
 
 /**
+ * `PUBLIC_GUIDE_VERSION_AND_BODY_SQL` for a signed-in reader, `$4` their user id: the same columns,
+ * then who may edit the guide (`author_id`, `collaborator_ids`, `team_ids`), the reader's marks of
+ * it (`marks`: 'favorite', 'completion') and how many of its prerequisites are not public
+ * (`hidden_prerequisites`: the anonymous body leaves them out, its editors may see them). One
+ * indexed statement, on the primary: what a signed-in read of a public guide needs besides the body.
+ */
+export const PUBLIC_GUIDE_FOR_READER_SQL = PUBLIC_GUIDE_VERSION_AND_BODY_SQL.replace(
+  ' FROM guides g\n',
+  `, g.author_id,
+    ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) AS collaborator_ids,
+    ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) AS team_ids,
+    ARRAY(SELECT m.kind::text FROM guide_marks m WHERE m.user_id = $4 AND m.guide_id = g.id ORDER BY m.kind) AS marks,
+    (SELECT count(*) FROM guides p WHERE p.id = ANY (g.prerequisites) AND NOT (p.is_public AND p.deleted_at IS NULL))::int AS hidden_prerequisites
+  FROM guides g\n`,
+);
+
+/**
  * The stored body of a guide (`guide_bodies`) when it was built for this version and format:
  * `$1` guide id, `$2` inline, `$3` version, `$4` format. One row (`marker`, `template`) or none.
  */
