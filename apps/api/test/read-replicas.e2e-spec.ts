@@ -123,6 +123,23 @@ describe('read replicas (DATABASE_REPLICA_URLS) on a real streaming replica', ()
     expect(titleOf(await twice())).toBe(`Renamed for the kept answers ${serial}`);
   });
 
+  it("gives a signed-in read of a guide, answered from the primary's version, the primary's token: the reader's next reads are never older", async () => {
+    const bob = await api.logIn(DEMO_ACCOUNTS.bob.email, DEMO_ACCOUNTS.bob.password);
+    await servers.caughtUp();
+    await paused(async () => {
+      const write = await rename(`Read by bob ${++serial}`);
+      expect(await onReplica(guideId)).not.toBe(`Read by bob ${serial}`);
+      // Not the writer, no token sent: a list of his is read on the replica, older.
+      expect(titleOf(await listed({ token: bob }))).not.toBe(`Read by bob ${serial}`);
+      const read = await api.request('GET', `/guides/${guideId}`, { token: bob });
+      expect([read.status, read.body.title, read.body.can_edit]).toEqual([200, `Read by bob ${serial}`, false]);
+      const token = parseLsn(read.headers.get(TOKEN)!)!;
+      expect(token >= parseLsn(write.headers.get(TOKEN)!)!).toBe(true);
+      // Sent back, that token keeps him at or after what he was shown.
+      expect(titleOf(await listed({ token: bob, headers: { [TOKEN]: read.headers.get(TOKEN)! } }))).toBe(`Read by bob ${serial}`);
+    });
+  });
+
   it('lets a user who just signed in read with the new token while the replica has not seen it (tokens are read on the primary)', async () => {
     await paused(async () => {
       const signIn = await api.request('POST', '/user/token', { appId: DEMO_APP_ID, body: { email: DEMO_ACCOUNTS.bob.email, password: DEMO_ACCOUNTS.bob.password } });

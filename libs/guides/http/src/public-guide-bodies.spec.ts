@@ -1,7 +1,7 @@
 import { ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
 import { GuideBodyCache } from './guide-body-cache.js';
-import { PublicGuideBodies } from './public-guide-bodies.js';
+import { PublicGuideBodies, withViewer } from './public-guide-bodies.js';
 
 /** The views a kept guide body shows: one count per wall-clock window (see ViewWindows), whatever the flushes learn meanwhile. */
 describe('PublicGuideBodies views windows', () => {
@@ -78,5 +78,27 @@ describe('PublicGuideBodies views windows', () => {
     expect(shown(bodies).views).toBe(10);
     known.set(1, 11);
     expect(shown(bodies).views).toBe(11);
+  });
+});
+
+describe('withViewer', () => {
+  const anonymous = JSON.stringify({ title: 'Say "can_edit":false,"favorited":false,"completed":false', can_edit: false, favorited: false, completed: false, views: 3 });
+  const reader = { canEdit: true, favorited: false, completed: true };
+
+  it("sets the reader's three fields in the body's own keys, never in a text that spells them", () => {
+    const read = withViewer(anonymous, reader);
+    expect(JSON.parse(read!)).toEqual({ ...JSON.parse(anonymous), can_edit: true, completed: true });
+    expect(JSON.parse(read!).title).toBe(JSON.parse(anonymous).title);
+  });
+
+  it('gives the same bytes from the kept Buffer as from the string', () => {
+    expect(withViewer(Buffer.from(anonymous), reader)!.toString()).toBe(withViewer(anonymous, reader));
+  });
+
+  it('declines a body that does not hold the anonymous fields exactly once', () => {
+    expect(withViewer(JSON.stringify({ can_edit: true, favorited: false, completed: false }), reader)).toBeNull();
+    const twice = JSON.stringify({ a: { can_edit: false, favorited: false, completed: false }, can_edit: false, favorited: false, completed: false });
+    expect(withViewer(twice, reader)).toBeNull();
+    expect(withViewer(Buffer.from(twice), reader)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import type { GuideEditors, GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { newestRevisionNamed, NOT_MODIFIED, representsRevision, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
+import { answerFromPrimary } from '@rc/shared-infra-mikro-orm';
 import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, viewsIn, withViews, type BodyTemplate } from './guide-body-template.js';
@@ -125,13 +126,15 @@ export class PublicGuideBodies {
    * the reader's `can_edit`, `favorited` and `completed`. Besides the token, one statement on the
    * primary reads the version, the stored body, who may edit the guide and the reader's marks: no
    * guide is loaded and nothing is presented again, and the answer is as fresh as a read of the
-   * guide itself. `null` when that body is not the reader's: the guide is not public, or some of
+   * guide itself (with read replicas, the request then stays on the primary: see answerFromPrimary). `null` when that body is not the reader's: the guide is not public, or some of
    * its prerequisites are not (its editors may see them); the route then builds the reader's body.
    * `mayEdit`: whether the reader may edit a guide with these editors.
    */
   async readFor(guideId: GuideId, inlinePrerequisites: boolean, userId: number, mayEdit: (editors: GuideEditors) => Promise<boolean>, res: object): Promise<SerializedJson | null> {
     const row = await this.store.currentFor(guideId, inlinePrerequisites, userId);
     if (!row || row.hiddenPrerequisites > 0) return null;
+    // Read on the primary (and the body kept coherent with it): so is the rest of the request, and its consistency token.
+    answerFromPrimary();
     if (row.views !== undefined && row.views !== null) this.options.views?.learn(guideId, row.views);
     const [{ entry, json }, canEdit] = await Promise.all([this.body(guideId, inlinePrerequisites, row.version, row.body), mayEdit(row.editors)]);
     const text = withViewer<string | Buffer>(json ?? this.cache.json(entry), { canEdit, favorited: row.favorited, completed: row.completed });

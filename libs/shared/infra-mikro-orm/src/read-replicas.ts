@@ -49,6 +49,17 @@ export function onPrimary<T>(work: () => T): T {
   return outer && outer.replica !== null ? scopes.run({ replica: null, fellBack: false, wrote: false }, work) : work();
 }
 
+/**
+ * Moves the rest of the current request to the primary, for an answer that shows what was read
+ * there (a shared cache kept coherent with the primary may be newer than the request's replica):
+ * its consistency token is then the primary's position, so the client's next reads are never
+ * older than what it was shown. Nothing happens outside a request's scope or on the primary.
+ */
+export function answerFromPrimary(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.replica = null;
+}
+
 export function currentReadScope(): ReadScope | undefined {
   return scopes.getStore();
 }
