@@ -2,7 +2,7 @@ import pg from 'pg';
 import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { guidesMigrations } from './migrations/index.js';
 import { GUIDE_VERSIONS_CHANNEL, guidesSchemas } from './schemas/guides.schemas.js';
-import { PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from './repositories/guide-version.js';
+import { PUBLIC_GUIDE_FOR_READER_SQL, PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from './repositories/guide-version.js';
 import { GUIDE_DISCUSSION_CHANGED_SQL } from './repositories/guide-discussion.js';
 
 /** The `guide_versions` announcements that let API instances keep guide bodies without a lookup per read. */
@@ -72,6 +72,23 @@ describe('guide version announcements (NOTIFY)', () => {
     const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [5, true, 'format']);
     expect(rows).toEqual([{ version: '50.0.40.0m0c0.0', prerequisites: [4], marker: null, template: null, views: '0' }]);
     expect((await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [99, true, 'format'])).rows).toEqual([]);
+  });
+
+  it("reads, for a signed-in reader, the same version and body with who may edit the guide, the reader's marks and its prerequisites that are not public", async () => {
+    await insert(11);
+    await insert(12);
+    await writer.query('UPDATE guides SET is_public = false WHERE id = 12');
+    await insert(13, [11, 12]);
+    await writer.query("INSERT INTO guide_collaborators (guide_id, user_id, created_at) VALUES (13, 8, now()), (13, 4, now())");
+    await writer.query("INSERT INTO guide_teams (guide_id, team_id, created_at) VALUES (13, 30, now())");
+    await writer.query("INSERT INTO guide_marks (kind, user_id, guide_id, created_at) VALUES ('favorite', 4, 13, now()), ('completion', 4, 13, now()), ('favorite', 5, 13, now())");
+    const anonymous = (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [13, true, 'format'])).rows[0];
+    const reader = async (userId: number) => (await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [13, true, 'format', userId])).rows[0];
+    expect(await reader(4)).toEqual({ ...anonymous, author_id: 1, collaborator_ids: [4, 8], team_ids: [30], marks: ['completion', 'favorite'], hidden_prerequisites: 1 });
+    expect(await reader(5)).toMatchObject({ marks: ['favorite'] });
+    expect(await reader(6)).toMatchObject({ marks: [] });
+    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [12, true, 'format', 4])).rows).toEqual([]);
+    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [11, true, 'format', 4])).rows[0]).toMatchObject({ collaborator_ids: [], team_ids: [], hidden_prerequisites: 0 });
   });
 
   it('a change to the comments of a guide or of a prerequisite changes its version, announced like any other', async () => {
