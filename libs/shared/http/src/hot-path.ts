@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { RequestStamp } from '@rc/shared-infra-mikro-orm';
 import { setRouteLabel } from '@rc/shared-ops';
 import { sendJsonBytes } from './respond.js';
 import type { RouteTable } from './route-table.js';
@@ -34,17 +35,6 @@ export function installHotPath(server: Server, hot: HotPath): void {
     }
     if (!handled) express(req, res);
   });
-}
-
-/**
- * The content stamp read for a request ahead of its route: on the server its reads would go to
- * (`server`: a replica's index, `null` for the primary), with the headers a kept answer served for
- * it carries (a consistency token; `null`: none may be served).
- */
-export interface RequestStamp {
-  readonly stamp: string;
-  readonly server: number | null;
-  readonly headers: readonly (readonly [string, string])[] | null;
 }
 
 /** Reads the content stamp for a request ahead of its route (RequestStampReader in the shared infra library). */

@@ -198,7 +198,10 @@ export class ContentStampReader {
   }
 }
 
-/** The stamp read for a request ahead of its route (see RequestStampReader). */
+/**
+ * The content stamp read for a request ahead of its route (see RequestStampReader): on the server
+ * its reads would go to (`server`: a replica's index, `null` for the primary).
+ */
 export interface RequestStamp {
   readonly stamp: string;
   readonly server: number | null;

@@ -25,7 +25,7 @@ export interface GuideWriteDeps {
 }
 
 /** The editor with their teams, looked up only when the guide's edit right depends on them. */
-export async function withTeams(teams: TeamDirectory, guide: Guide, editor: Editor | null): Promise<Editor | null> {
+export async function withTeams(teams: TeamDirectory, guide: Pick<Guide, 'needsTeamsOf'>, editor: Editor | null): Promise<Editor | null> {
   return editor && guide.needsTeamsOf(editor) ? { ...editor, teamIds: await teams.teamIdsOf(editor.userId) } : editor;
 }
 

@@ -48,7 +48,6 @@ export class ViewGuide {
 
   /** Whether the viewer may edit a live guide with these editors, read without the guide itself (its teams looked up only when they decide). */
   async mayEdit(editors: GuideEditors, viewer: Editor | null): Promise<boolean> {
-    const editor = viewer && editorTeamsDecide(editors, viewer) ? { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) } : viewer;
-    return mayEditGuide(editors, editor);
+    return mayEditGuide(editors, await withTeams(this.teams, { needsTeamsOf: (editor) => editorTeamsDecide(editors, editor) }, viewer));
   }
 }
