@@ -150,23 +150,18 @@ export class GuidesController {
     const inlinePrerequisites = !flag(query, 'excludePrerequisiteSteps');
     const stepComments = flag(query, 'stepComments');
     const langid = parseLangid(query['langid']);
-    // Anonymous JSON reads of the current revision in the guide's own language: cached, with an
-    // ETag (see PublicGuideBodies). Reads in a language are built each time: no cached body is of one.
     // A read of the current version (a 200 or a 304) of a GET is a view; a past revision or a HEAD is not.
     const viewed = () => {
       if (req.method === 'GET') this.bodies.viewed(guideId);
     };
-    if (viewer === null && revisionid === undefined && langid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
-      const body = await this.bodies.read(guideId, inlinePrerequisites, req, res);
-      if (body) {
-        viewed();
-        return body;
-      }
-    }
-    // A signed-in reader of a public guide: the anonymous body with the reader's fields (see readFor).
-    if (viewer !== null && revisionid === undefined && langid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
-      const editor = editorOf(viewer);
-      const body = await this.bodies.readFor(guideId, inlinePrerequisites, viewer.userId, (editors) => this.view.mayEdit(editors, editor), res);
+    // JSON reads of the current revision in the guide's own language come from its anonymous body,
+    // cached with an ETag (see PublicGuideBodies): as it is, or with a signed-in reader's fields (see
+    // readFor). Reads in a language are built each time: no cached body is of one.
+    if (revisionid === undefined && langid === undefined && !stepComments && !wantsXml(req) && !wantsPretty(req)) {
+      const body =
+        viewer === null
+          ? await this.bodies.read(guideId, inlinePrerequisites, req, res)
+          : await this.bodies.readFor(guideId, inlinePrerequisites, viewer.userId, (editors) => this.view.mayEdit(editors, editorOf(viewer)), res);
       if (body) {
         viewed();
         return body;
