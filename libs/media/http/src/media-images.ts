@@ -12,7 +12,7 @@ export class MediaImagesForContent extends MediaImages {
   }
 
   async objects(ids: readonly number[]): Promise<Map<number, ImageObject>> {
-    return new Map((await this.images.shown(ids)).map((image) => [image.id as number, presentImageObject(image, this.urls) as unknown as ImageObject]));
+    return new Map((await this.images.objects(ids)).map((image) => [image.id as number, presentImageObject(image, this.urls) as unknown as ImageObject]));
   }
 
   usableBy(writer: ImageWriter, ids: readonly number[]): Promise<Set<number>> {

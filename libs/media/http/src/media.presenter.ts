@@ -1,4 +1,4 @@
-import { IMAGE_SIZE_NAMES, type Embed, type Image, type MediaDocument, type RotateJob, type VideoView } from '@rc/media-domain';
+import { IMAGE_SIZE_NAMES, type Embed, type Image, type MediaDocument, type RotateJob, type ShownImage, type VideoView } from '@rc/media-domain';
 
 /**
  * Where media files are served: `<fileBase>/igi/<stem>.<size>`, `<fileBase>/media/files/videos/…`
@@ -13,8 +13,8 @@ export interface MediaUrls {
  * The stem of an image's file URLs: its GUID, and after a rotation its version (`<guid>-<version>`),
  * so a turned image never reuses a URL that caches keep for a year. Clients append `.<size>`.
  */
-export function imageStem(image: Image): string {
-  const { guid, version } = image.state;
+export function imageStem(image: Image | ShownImage): string {
+  const { guid, version } = 'state' in image ? image.state : image;
   return version === 1 ? guid : `${guid}-${version}`;
 }
 
@@ -26,10 +26,11 @@ export function parseImageFile(file: string): { guid: string; version: number; s
 }
 
 /** The Image object (reference §3.1): the sizes made so far, and `original` always. */
-export function presentImageObject(image: Image, urls: MediaUrls): Record<string, string | number> {
-  const stem = `${urls.fileBase}/igi/${imageStem(image)}`;
-  const out: Record<string, string | number> = { id: image.id, guid: image.state.guid };
-  for (const size of IMAGE_SIZE_NAMES) if (image.state.renditions[size]) out[size] = `${stem}.${size}`;
+export function presentImageObject(image: Image | ShownImage, urls: MediaUrls): Record<string, string | number> {
+  const shown = 'state' in image ? image.shown : image;
+  const stem = `${urls.fileBase}/igi/${imageStem(shown)}`;
+  const out: Record<string, string | number> = { id: shown.id, guid: shown.guid };
+  for (const size of IMAGE_SIZE_NAMES) if (shown.sizes.includes(size)) out[size] = `${stem}.${size}`;
   out['original'] = `${stem}.full`;
   return out;
 }

@@ -90,6 +90,16 @@ describe('Image', () => {
     expect(image.state).toMatchObject({ width: 800, height: 600, rotation: 0, version: 3 });
   });
 
+  it('shows content its id, GUID, version and the sizes made of its current version, in the size table\'s order', () => {
+    const image = upload({ width: 800, height: 600 });
+    expect(image.shown).toEqual({ id: 7, guid: 'Abcdefghijklmnop', version: 1, sizes: [] });
+    for (const name of ['original', 'large', 'mini'] as const) image.recordRendition(1, name, { width: 1, height: 1, format: 'jpeg', bytes: 1 });
+    expect(image.shown.sizes).toEqual(['mini', 'large', 'original']);
+    image.rotate(90);
+    image.recordRendition(2, 'thumbnail', { width: 1, height: 1, format: 'jpeg', bytes: 1 });
+    expect(image.shown).toEqual({ id: 7, guid: 'Abcdefghijklmnop', version: 2, sizes: ['thumbnail'] });
+  });
+
   it('writes renditions as a web format without the source metadata', () => {
     expect(renditionFormat('tiff', false, true)).toBe('jpeg');
     expect(renditionFormat('webp', true, true)).toBe('webp');

@@ -63,6 +63,17 @@ export interface ImageState {
   readonly purgedAt: Date | null;
 }
 
+/**
+ * What content shows of an image (its Image object): the parts of its file names and the sizes made
+ * of its current version, whichever are done.
+ */
+export interface ShownImage {
+  readonly id: ImageId;
+  readonly guid: string;
+  readonly version: number;
+  readonly sizes: readonly RenditionName[];
+}
+
 export interface NewUpload {
   readonly id: ImageId;
   readonly guid: string;
@@ -144,6 +155,12 @@ export class Image {
 
   get isPurged(): boolean {
     return this.current.purgedAt !== null;
+  }
+
+  /** What content shows of it (see ShownImage). */
+  get shown(): ShownImage {
+    const { id, guid, version, renditions } = this.current;
+    return { id, guid, version, sizes: RENDITION_NAMES.filter((name) => renditions[name]) };
   }
 
   /** The crop in the coordinates of the upright image turned by the user's rotation (what a render cuts). */

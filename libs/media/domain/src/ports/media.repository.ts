@@ -1,6 +1,6 @@
 import type { Page } from '@rc/shared-kernel';
 import type { Embed } from '../model/embed.js';
-import type { Image } from '../model/image.js';
+import type { Image, ShownImage } from '../model/image.js';
 import type { RatioFilter } from '../model/image-ratio.js';
 import type { MediaDocument } from '../model/media-document.js';
 import type { DocumentId, EmbedId, ImageId, MediaRef, VideoId } from '../model/media-ids.js';
@@ -25,6 +25,11 @@ export abstract class MediaRepository {
   abstract findImageForUpdate(id: ImageId): Promise<Image | null>;
   /** Images of these ids, whatever their state, in one lookup (unknown ids are left out). */
   abstract findImages(ids: readonly ImageId[]): Promise<Image[]>;
+  /**
+   * What content shows of the images of these ids whose files exist (not purged), in one lookup
+   * (unknown ids are left out): the Image objects of guides, pages, lists and search answers.
+   */
+  abstract findShownImages(ids: readonly ImageId[]): Promise<ShownImage[]>;
   /** Images of these ids that the owner has in the library (not deleted); others are left out. */
   abstract findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]>;
   abstract saveImage(image: Image): Promise<void>;

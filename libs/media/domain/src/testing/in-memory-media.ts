@@ -1,7 +1,7 @@
 import { ascii } from './ascii.js';
 import type { Page } from '@rc/shared-kernel';
 import { Embed } from '../model/embed.js';
-import { Image } from '../model/image.js';
+import { Image, type ShownImage } from '../model/image.js';
 import { MediaDocument } from '../model/media-document.js';
 import type { DocumentId, EmbedId, ImageId, MediaKind, MediaRef, VideoId } from '../model/media-ids.js';
 import type { MediaViewer } from '../model/media-viewer.js';
@@ -46,6 +46,9 @@ export class InMemoryMediaRepository extends MediaRepository {
   }
   async findImages(ids: readonly ImageId[]): Promise<Image[]> {
     return ids.map((id) => this.images.get(id)).filter((i): i is Image => !!i).map((i) => Image.restore(i.state));
+  }
+  async findShownImages(ids: readonly ImageId[]): Promise<ShownImage[]> {
+    return (await this.findImages(ids)).filter((i) => !i.isPurged).map((i) => i.shown);
   }
   async findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]> {
     return ids.map((id) => this.images.get(id)).filter((i): i is Image => !!i && i.state.ownerId === ownerId && !i.isDeleted).map((i) => Image.restore(i.state));

@@ -1,5 +1,5 @@
 import type { ImageWriter } from '@rc/media-contracts';
-import type { Image } from '../model/image.js';
+import type { Image, ShownImage } from '../model/image.js';
 import type { ImageId } from '../model/media-ids.js';
 import type { MediaDeps } from './media-deps.js';
 
@@ -12,9 +12,15 @@ export class ImagesForContent {
 
   /** The images of these ids whose files exist (deleted from a library but used: still shown). */
   async shown(ids: readonly number[]): Promise<Image[]> {
-    const unique = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
+    const unique = imageIds(ids);
     if (!unique.length) return [];
-    return (await this.deps.media.findImages(unique as ImageId[])).filter((image) => !image.isPurged);
+    return (await this.deps.media.findImages(unique)).filter((image) => !image.isPurged);
+  }
+
+  /** What content shows of the images {@link shown} would answer (their Image objects), in a lighter lookup. */
+  async objects(ids: readonly number[]): Promise<ShownImage[]> {
+    const unique = imageIds(ids);
+    return unique.length ? this.deps.media.findShownImages(unique) : [];
   }
 
   /**
@@ -31,4 +37,9 @@ export class ImagesForContent {
     }
     return usable;
   }
+}
+
+/** The distinct ids among `ids` that can name an image. */
+function imageIds(ids: readonly number[]): ImageId[] {
+  return [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0) as ImageId[];
 }

@@ -89,6 +89,41 @@ describe('media persistence (PostgreSQL)', () => {
     expect((await inContext(() => repo.findImage({ id: image.id })))!.state).toEqual(turned.state);
   });
 
+  it('shows images as their full rows do: sizes of the current version, deleted ones still, purged and unknown ones not', async () => {
+    const made = await inContext(async () => {
+      const at = new Date('2026-02-01T00:00:00Z');
+      const images: Image[] = [];
+      for (const guid of ['Bbbbbbbbbbbbbbb1', 'Bbbbbbbbbbbbbbb2', 'Bbbbbbbbbbbbbbb3', 'Bbbbbbbbbbbbbbb4', 'Bbbbbbbbbbbbbbb5']) {
+        images.push(Image.upload({ id: await repo.nextImageId(), guid, ownerId: 5, filename: 'a.jpg', header, byteSize: 1000, cropToRatio: null, now: at }));
+      }
+      const [none, some, turned, removed, purged] = images as [Image, Image, Image, Image, Image];
+      for (const name of ['mini', 'thumbnail', 'standard', 'original'] as const) some.recordRendition(1, name, { width: 40, height: 30, format: 'jpeg', bytes: 100 });
+      turned.recordRendition(1, 'mini', { width: 40, height: 30, format: 'jpeg', bytes: 100 });
+      turned.recordRendition(1, 'large', { width: 40, height: 30, format: 'jpeg', bytes: 100 });
+      turned.rotate(90);
+      turned.recordRendition(2, 'thumbnail', { width: 30, height: 40, format: 'jpeg', bytes: 100 });
+      removed.recordRendition(1, 'huge', { width: 40, height: 30, format: 'jpeg', bytes: 100 });
+      removed.removeFromLibrary(at);
+      purged.recordRendition(1, 'mini', { width: 40, height: 30, format: 'jpeg', bytes: 100 });
+      purged.markPurged(at);
+      for (const image of images) await repo.saveImage(image);
+      // A size row of the version before the turn (as left by a render that finished after it) is not shown.
+      await em.execute(`INSERT INTO media_image_sizes (image_id, size, version, width, height, format, byte_size) VALUES (?, 'large', 1, 40, 30, 'jpeg', 100)`, [turned.id]);
+      return { images: [none, some, turned, removed], purged };
+    });
+    const ids = [...made.images, made.purged].map((image) => image.id);
+    const shown = await inContext(() => repo.findShownImages([...ids, 999_999 as ImageId]));
+    const full = await inContext(() => repo.findImages(ids));
+    const byId = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
+    expect(byId(shown)).toEqual(byId(full.filter((image) => !image.isPurged).map((image) => image.shown)));
+    expect(byId(shown).map((image) => [image.version, [...image.sizes].sort()])).toEqual([
+      [1, []],
+      [1, ['mini', 'original', 'standard', 'thumbnail']],
+      [2, ['thumbnail']],
+      [1, ['huge']],
+    ]);
+  });
+
   it('lists a library newest first with ratio and size filters, leaving deleted images out', async () => {
     const ids = await inContext(async () => {
       const out: ImageId[] = [];

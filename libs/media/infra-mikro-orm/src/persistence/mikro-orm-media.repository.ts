@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
+import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import {
   Embed,
   Image,
+  isRenditionName,
   MediaDocument,
   MediaRepository,
   RotateJob,
@@ -22,6 +23,7 @@ import {
   type RenditionName,
   type Rotation,
   type RotateJobStatus,
+  type ShownImage,
   type VideoEncoding,
   type VideoId,
   type VideoPosterStatus,
@@ -79,6 +81,15 @@ const IMAGES_WITH_SIZES = new PreparedStatement(
    FROM media_images i WHERE i.id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int)) ORDER BY i.id`,
 );
 
+/**
+ * What content shows of images (their Image objects), on every first read of a guide, page, list or
+ * search answer: the names of the sizes made of each one's current version, nothing else.
+ */
+const SHOWN_IMAGES = new PreparedStatement(
+  `SELECT i.id, i.guid, i.version, ARRAY(SELECT s.size FROM media_image_sizes s WHERE s.image_id = i.id AND s.version = i.version) AS sizes
+   FROM media_images i WHERE i.id = ANY(?::int[]) AND i.purged_at IS NULL`,
+);
+
 export class MikroOrmMediaRepository extends MediaRepository {
   constructor(private readonly em: EntityManager) {
     super();
@@ -117,6 +128,12 @@ export class MikroOrmMediaRepository extends MediaRepository {
     if (!ids.length) return [];
     const rows = await queryPrepared<ImageRow & { sizes: SizeRow[] | null }>(this.em, IMAGES_WITH_SIZES, [intArray(ids).param]);
     return this.restore(rows, rows.flatMap((r) => r.sizes ?? []));
+  }
+
+  async findShownImages(ids: readonly ImageId[]): Promise<ShownImage[]> {
+    if (!ids.length) return [];
+    const rows = await queryPrepared<{ id: number; guid: string; version: number; sizes: string[] }>(this.em, SHOWN_IMAGES, [intArrayLiteral(ids)]);
+    return rows.map((r) => ({ id: r.id as ImageId, guid: r.guid, version: r.version, sizes: r.sizes.filter(isRenditionName) }));
   }
 
   async findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]> {
