@@ -46,12 +46,12 @@ describe('guide reads run a constant number of SQL queries', () => {
     expect(await queriesOf(`/guides/${large}`)).toBeLessThanOrEqual(8);
   });
 
-  it('PATCH /guides/{id}: the token, the locked read, one write with its revision, the webhooks outbox, and the answer\'s comments and marks; authors kept', async () => {
+  it('PATCH /guides/{id}: the token, the locked read, one write with its revision, the webhooks outbox, and the answer\'s comments (once there are any) and marks; authors kept', async () => {
     const token = await api.logIn(DEMO_ACCOUNTS.alice.email, DEMO_ACCOUNTS.alice.password);
     const id = await guideWithSteps(token, 3);
     let revisionid = (await api.request('GET', `/guides/${id}`, { token })).body.revisionid as number;
     const patched: string[][] = [];
-    for (const summary of ['First edit', 'Second edit', 'Third edit']) {
+    const patch = async (summary: string) => {
       await api.settle();
       const before = statements.length;
       const res = await api.request('PATCH', `/guides/${id}?revisionid=${revisionid}`, { token, body: { summary } });
@@ -60,12 +60,27 @@ describe('guide reads run a constant number of SQL queries', () => {
       expect(res.body.author.userid).toBe(res.body.contributors[0].userid);
       revisionid = res.body.revisionid as number;
       patched.push(statements.slice(before).filter((sql) => !/^(begin|commit|rollback)/i.test(sql.trim()) && !isEventDelivery(sql)));
-    }
-    // Once the author objects are kept (the first answer may look them up), a PATCH costs 6 statements.
+      return res.body as { steps: { stepid: number; comments: { text_raw: string }[] }[]; comments: { text_raw: string }[] };
+    };
+    for (const summary of ['First edit', 'Second edit', 'Third edit']) await patch(summary);
+    const comments = (sql: readonly string[]) => sql.filter((q) => /\bcomments\b/i.test(q));
+    // Once the author objects are kept (the first answer may look them up), a PATCH costs 5 statements:
+    // a guide no one ever commented on has no comments to look up.
     for (const sql of patched.slice(1)) {
-      expect(sql).toHaveLength(6);
+      expect(sql).toHaveLength(5);
       expect(sql.filter((q) => /from "?users"?|badge_awards|team_members/i.test(q))).toEqual([]);
+      expect(comments(sql)).toEqual([]);
     }
+    // Commented on (a step is enough), the answer looks its comments up and shows them.
+    const onStep = await api.request('GET', `/guides/${id}`, { token });
+    const stepid = onStep.body.steps[1].stepid as number;
+    expect((await api.request('POST', `/comments/step/${stepid}`, { token, body: { text: 'Mind the clip.' } })).status).toBe(201);
+    revisionid = (await api.request('GET', `/guides/${id}`, { token })).body.revisionid as number;
+    await patch('Fourth edit');
+    const answer = await patch('Fifth edit');
+    expect(answer.steps[1]!.comments.map((c) => c.text_raw)).toEqual(['Mind the clip.']);
+    expect(patched.at(-1)).toHaveLength(6);
+    expect(comments(patched.at(-1)!)).toHaveLength(1);
   });
 
   it('GET /guides: a page of 50 costs what a page of 2 costs', async () => {

@@ -197,6 +197,8 @@ export class GuideReader {
   /** The comments on these guides and all their steps (the inlined guides' steps too), in one lookup. */
   private async threadsOf(guides: readonly Guide[], inlined: readonly Guide[]): Promise<GuideThreads> {
     if (!this.discussions || !guides.length) return NO_THREADS;
+    // Guides read with their discussion stamp that never moved have no comment, nor have their steps.
+    if ([...guides, ...inlined].every((g) => g.statistics.discussed === false)) return NO_THREADS;
     const stepIds = [...guides, ...inlined].flatMap((g) => g.steps.map((step) => step.id));
     return this.discussions.threadsOf({ guideIds: guides.map((g) => g.id), stepIds });
   }

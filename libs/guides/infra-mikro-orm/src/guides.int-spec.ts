@@ -19,6 +19,7 @@ import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.reposito
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox, MikroOrmGuideMarks } from './repositories/mikro-orm-guide-activity.js';
 import { MikroOrmGuideQueries } from './repositories/mikro-orm-guide-queries.js';
 import { MikroOrmGuideViewTally } from './repositories/guide-view-tally.js';
+import { GUIDE_DISCUSSION_CHANGED_SQL } from './repositories/guide-discussion.js';
 
 /** No teams: these tests share guides with users only. */
 const NO_TEAMS = { teamIdsOf: async () => [], exists: async () => false } as unknown as GuideWriteDeps['teams'];
@@ -180,6 +181,20 @@ describe('guides persistence (PostgreSQL)', () => {
     expect(Math.max(here.known(guide.id)!, there.known(guide.id)!)).toBe(7);
     expect(here.known(999_999)).toBeUndefined();
     const read = (await inContext(() => new MikroOrmGuideRepository(em).findById(guide.id)))!;
-    expect(read.statistics).toEqual({ views: 7, favorites: 1, completions: 1, contributors: [{ userId: author.userId, revisions: 1, firstRevisionid: guide.state.revisionid }], translators: [] });
+    expect(read.statistics).toEqual({ views: 7, favorites: 1, completions: 1, contributors: [{ userId: author.userId, revisions: 1, firstRevisionid: guide.state.revisionid }], translators: [], discussed: false });
+  });
+
+  it('reads with a guide whether its discussion stamp ever moved (locked or not, one or many)', async () => {
+    const guide = await create({ public: true });
+    const other = await create({ public: true });
+    const repo = () => new MikroOrmGuideRepository(em);
+    const discussed = async () => [
+      (await inContext(() => repo().findById(guide.id)))!.statistics.discussed,
+      ...(await inContext(() => repo().findMany([guide.id, other.id]))).sort((a, b) => a.id - b.id).map((g) => g.statistics.discussed),
+      (await inContext(() => new MikroOrmUnitOfWork(em).run(async () => (await repo().findForUpdate(guide.id))!)))!.statistics.discussed,
+    ];
+    expect(await discussed()).toEqual([false, false, false, false]);
+    await em.fork().execute(GUIDE_DISCUSSION_CHANGED_SQL, [guide.id]);
+    expect(await discussed()).toEqual([true, true, false, true]);
   });
 });

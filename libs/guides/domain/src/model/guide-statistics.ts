@@ -18,6 +18,12 @@ export interface GuideStatistics {
   readonly contributors: readonly GuideContributor[];
   /** The editors of the translation shown (see GuideTranslation), as contributors are counted. */
   readonly translators: readonly GuideContributor[];
+  /**
+   * Whether anyone ever commented on the guide or one of its steps, as of when it was read (each
+   * comment posted, edited or deleted moves the guide's discussion stamp, in the comment's own
+   * transaction). `false`: there is no comment to look up. Unknown when not read.
+   */
+  readonly discussed?: boolean;
 }
 
 export const NO_STATISTICS: GuideStatistics = { views: 0, favorites: 0, completions: 0, contributors: [], translators: [] };

@@ -42,11 +42,12 @@ interface GuideSqlRow {
 
 /**
  * What is read with a guide of row `g` besides its content, in the same statement: its counts
- * (`guide_stats`) and its contributors (the editors of its revisions, as `[userid, revisions,
- * first revisionid]`).
+ * (`guide_stats`), whether its discussion stamp ever moved (see GUIDE_DISCUSSION_CHANGED_SQL) and
+ * its contributors (the editors of its revisions, as `[userid, revisions, first revisionid]`).
  */
 function statisticsColumns(g: string): string {
   return `(SELECT json_build_array(st.views, st.favorites_count, st.completions_count) FROM guide_stats st WHERE st.guide_id = ${g}.id) AS counts,
+    ${g}.discussion_seq > 0 AS discussed,
     (SELECT coalesce(json_agg(json_build_array(r.editor_id, r.n, r.first) ORDER BY r.first), '[]')
        FROM (SELECT editor_id, count(*)::int AS n, min(revisionid) AS first FROM guide_revisions
               WHERE guide_id = ${g}.id GROUP BY editor_id) r) AS contributors`;
@@ -55,6 +56,7 @@ function statisticsColumns(g: string): string {
 interface StatisticsSqlRow {
   /** `[views, favourites, completions]` (views is a bigint: text in JSON only above 2^53). */
   counts: [number | string, number, number] | null;
+  discussed: boolean;
   contributors: [number, number, number][];
 }
 
@@ -65,7 +67,7 @@ function contributorsOf(rows: readonly [number, number, number][]): GuideContrib
 export function statisticsOf(row: StatisticsSqlRow): GuideStatistics {
   const [views, favorites, completions] = row.counts ?? [0, 0, 0];
   // A guide read in its own language: the translators are a translation's (see GuideTranslation).
-  return { views: Number(views), favorites, completions, contributors: contributorsOf(row.contributors), translators: [] };
+  return { views: Number(views), favorites, completions, contributors: contributorsOf(row.contributors), translators: [], discussed: row.discussed };
 }
 
 interface StepSqlRow {
