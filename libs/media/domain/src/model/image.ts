@@ -71,6 +71,7 @@ export interface ShownImage {
   readonly id: ImageId;
   readonly guid: string;
   readonly version: number;
+  /** In the size table's order (RENDITION_NAMES). */
   readonly sizes: readonly RenditionName[];
 }
 

@@ -4,9 +4,9 @@ import type { Page } from '@rc/shared-kernel';
 import {
   Embed,
   Image,
-  isRenditionName,
   MediaDocument,
   MediaRepository,
+  RENDITION_NAMES,
   RotateJob,
   Video,
   type DocumentId,
@@ -83,7 +83,8 @@ const IMAGES_WITH_SIZES = new PreparedStatement(
 
 /**
  * What content shows of images (their Image objects), on every first read of a guide, page, list or
- * search answer: the names of the sizes made of each one's current version, nothing else.
+ * search answer: the names of the sizes made of each one's current version, nothing else (read from
+ * the index `media_image_sizes_version_idx` alone once the table is vacuumed).
  */
 const SHOWN_IMAGES = new PreparedStatement(
   `SELECT i.id, i.guid, i.version, ARRAY(SELECT s.size FROM media_image_sizes s WHERE s.image_id = i.id AND s.version = i.version) AS sizes
@@ -133,7 +134,8 @@ export class MikroOrmMediaRepository extends MediaRepository {
   async findShownImages(ids: readonly ImageId[]): Promise<ShownImage[]> {
     if (!ids.length) return [];
     const rows = await queryPrepared<{ id: number; guid: string; version: number; sizes: string[] }>(this.em, SHOWN_IMAGES, [intArrayLiteral(ids)]);
-    return rows.map((r) => ({ id: r.id as ImageId, guid: r.guid, version: r.version, sizes: r.sizes.filter(isRenditionName) }));
+    // In the size table's order, as Image.shown lists them.
+    return rows.map((r) => ({ id: r.id as ImageId, guid: r.guid, version: r.version, sizes: RENDITION_NAMES.filter((name) => r.sizes.includes(name)) }));
   }
 
   async findOwnedImages(ownerId: number, ids: readonly ImageId[]): Promise<Image[]> {
