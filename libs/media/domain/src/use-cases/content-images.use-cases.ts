@@ -1,4 +1,5 @@
 import type { ImageWriter } from '@rc/media-contracts';
+import { isId } from '@rc/shared-kernel';
 import type { Image, ShownImage } from '../model/image.js';
 import type { ImageId } from '../model/media-ids.js';
 import type { MediaDeps } from './media-deps.js';
@@ -39,7 +40,7 @@ export class ImagesForContent {
   }
 }
 
-/** The distinct ids among `ids` that can name an image. */
+/** The distinct ids among `ids` that can name an image (ids fit PostgreSQL's `integer`). */
 function imageIds(ids: readonly number[]): ImageId[] {
-  return [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0) as ImageId[];
+  return [...new Set(ids)].filter(isId) as ImageId[];
 }
