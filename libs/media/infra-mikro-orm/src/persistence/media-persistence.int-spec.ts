@@ -114,7 +114,7 @@ describe('media persistence (PostgreSQL)', () => {
     const ids = [...made.images, made.purged].map((image) => image.id);
     const shown = await inContext(() => repo.findShownImages([...ids, 999_999 as ImageId]));
     const full = await inContext(() => repo.findImages(ids));
-    const byId = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
+    const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
     expect(byId(shown)).toEqual(byId(full.filter((image) => !image.isPurged).map((image) => image.shown)));
     expect(byId(shown).map((image) => [image.version, [...image.sizes].sort()])).toEqual([
       [1, []],
