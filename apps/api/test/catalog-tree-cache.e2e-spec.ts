@@ -2,9 +2,10 @@ import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js
 import { type Tree, pathTo, isTransaction } from './support/category-tree.js';
 
 /**
- * GET /categories answers from a tree cached per process and checked against the database on
- * every request: any change to a category (create, edit of its display title, move, delete,
- * revert) shows in the next read, and `requireGuides` follows the guides as well.
+ * GET /categories answers from a tree cached per process, kept with the content stamp and checked
+ * against the tree's version whenever the stamp moved: any change to a category (create, edit of its
+ * display title, move, delete, revert) shows in the next read, and `requireGuides` follows the
+ * guides as well.
  */
 describe('catalog over HTTP: the cached category tree', () => {
   let api: TestApi;
@@ -72,7 +73,7 @@ describe('catalog over HTTP: the cached category tree', () => {
     expect(pathTo(await get(), 'Coffee Maker')).toEqual(['Electronics', 'Coffee Maker']);
   });
 
-  it('answers a cached tree after one SQL statement, and a pretty one indented', async () => {
+  it('answers a kept tree after one SQL statement (the content stamp), and a pretty one indented', async () => {
     await get();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const seen = statements.length;
@@ -81,11 +82,24 @@ describe('catalog over HTTP: the cached category tree', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     const own = statements.slice(seen).filter((sql) => !isTransaction(sql));
     expect(own).toHaveLength(1);
-    expect(own[0]).toMatch(/wiki_pages/);
+    expect(own[0]).toMatch(/content_stamp_base/);
 
     const pretty = await api.request('GET', '/categories?pretty');
     expect(pretty.text).toBe(JSON.stringify(res.body, null, 2));
     expect(res.text).toBe(JSON.stringify(res.body));
+  });
+
+  it('after a change elsewhere (the stamp moved, the tree did not), looks the tree\'s version up but not the tree', async () => {
+    const before = await get();
+    const [guide] = await api.sql<{ id: number; revisionid: number }>(`SELECT id, revisionid FROM guides WHERE deleted_at IS NULL ORDER BY id LIMIT 1`);
+    await write('PATCH', `/guides/${guide!.id}?revisionid=${guide!.revisionid}`, { summary: 'A change the tree does not show.' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const seen = statements.length;
+    expect(await get()).toEqual(before);
+    const own = statements.slice(seen).filter((sql) => !isTransaction(sql));
+    expect(own).toHaveLength(2);
+    expect(own[0]).toMatch(/content_stamp_base/);
+    expect(own[1]).toMatch(/count\(\*\).*revisionid.*FROM wiki_pages/s);
   });
 
   it('requireGuides follows the guides: a category shows once a public guide is in it, and goes when it is deleted', async () => {

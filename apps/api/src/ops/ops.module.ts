@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { ArchiveScheduler } from '@rc/archive-http';
-import { CategoryTreeCache } from '@rc/catalog-http';
+import { CategoryTreeBodies, CategoryTreeCache } from '@rc/catalog-http';
 import { PublicGuideBodies } from '@rc/guides-http';
 import { LOGGER } from '@rc/shared-http';
 import { ApiMetrics, clusterMetricsClient, Probes, processMetrics, sampled, type BackgroundWorker, type CacheSource, type OutboxStats, type ReplicaStats } from '@rc/shared-ops';
@@ -42,6 +42,7 @@ function caches(refs: ModuleRef): CacheSource[] {
     { name: 'guide_body', counters: bodies.cache },
     { name: 'guide_user_parts', counters: bodies.users },
     { name: 'category_tree', counters: refs.get(CategoryTreeCache, { strict: false }) },
+    { name: 'category_tree_answers', counters: refs.get(CategoryTreeBodies, { strict: false }) },
     { name: 'search_pages', counters: search.kept },
     { name: 'search_suggestions', counters: search.keptSuggestions },
   ];

@@ -29,12 +29,18 @@ import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
 import { WikiHistoryController } from './wiki-history.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
-import { CategoryTreeCache } from './category-tree-cache.js';
+import { CategoryTreeBodies, CategoryTreeCache } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 import { keptPageRoute, ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
 import { ContentStampReader, currentReadScope } from '@rc/shared-infra-mikro-orm';
 
 const DEPS = Symbol('WikiDeps');
+/**
+ * The budget of the kept category trees, counted as page caches count (two bytes a character):
+ * both variants of a tree of some 25,000 categories. Their text is the tree cache's own string
+ * (CategoryTreeCache), so keeping it here holds no second copy.
+ */
+const CATEGORY_TREE_BYTES = 8 * 1024 * 1024;
 
 /** What the catalog module reads of the service's configuration, and the wiki renderer it shares. */
 export interface CatalogSettings {
@@ -115,6 +121,16 @@ export class CatalogApiModule implements OnModuleInit {
           [KeptAnswers, ShownWikiViews, WikiViewCounter],
         ),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
+        factory(
+          CategoryTreeBodies,
+          (kept: KeptAnswers) => {
+            const bodies = new CategoryTreeBodies(settings.pageCacheMb > 0 ? CATEGORY_TREE_BYTES : 0);
+            // Kept under the URL as sent (as serveStamped keeps them); with requireGuides, never kept: not looked for.
+            kept.register({ route: '/categories', bodies, key: (url) => (/[?&]requireGuides(?=[=&]|$)/.test(url) ? null : url) });
+            return bodies;
+          },
+          [KeptAnswers],
+        ),
         factory(
           WikiReader,
           (v: ViewWiki, q: WikiQueries, g: CategoryGuides, u: UserSummaries, i: WikiImages, tr: ReadWikiTranslation, s: ShownWikiViews) =>

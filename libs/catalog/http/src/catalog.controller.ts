@@ -19,7 +19,7 @@ import {
 import type { Request, Response } from 'express';
 import type { Caller } from '@rc/identity-contracts';
 import { InvalidParameterError, parseLangid, parsePage } from '@rc/shared-kernel';
-import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, stampFor, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
+import { answerOf, changeNoteOf, CurrentPrincipal, Endpoint, expectedRevision, flag, IfMatchRevision, LANGID_BAD_REQUEST, optionalId, PAGE_BAD_REQUEST, PageQuery, representsRevision, requiredRevision, revisionRequired, serveStamped, stampFor, SUMMARY_OF_CHANGE_QUERY, timestamp, wantsPretty } from '@rc/shared-http';
 import { WikiCreateDto, WikiEditDto, WikiTagDto } from './wiki.request.dto.js';
 import { WikiReader } from './wiki-reader.js';
 import { CategoryXml } from './category-xml.js';
@@ -34,7 +34,7 @@ import {
   WikiResponseDto,
   WikiSummaryResponseDto,
 } from './wiki.response.dto.js';
-import { CategoryTreeCache } from './category-tree-cache.js';
+import { CategoryTreeBodies, CategoryTreeCache } from './category-tree-cache.js';
 import { removedPagesIfAsked, WIKI_INCLUDE_DELETED_QUERY, WikiChangesResponseDto } from './wiki-changes.js';
 import { keptPageKey, serveKeptPage, ShownWikiViews, WikiPageBodies, WikiViewCounter } from './wiki-views.js';
 import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
@@ -70,6 +70,7 @@ export class CatalogController {
     private readonly shownViews: ShownWikiViews,
     private readonly pageBodies: WikiPageBodies,
     private readonly stamps: ContentStampReader,
+    private readonly treeBodies: CategoryTreeBodies,
   ) {}
 
   @Get('categories')
@@ -91,8 +92,11 @@ export class CatalogController {
       const [tree, withGuides] = await Promise.all([this.tree.nodes(), this.reader.categoriesWithPublicGuides()]);
       return body(withGuidesInSubtree(tree, withGuides));
     }
-    const cached = await this.tree.body(withDisplayTitles ? 'display-titles' : 'hierarchy', body);
-    return wantsPretty(req) ? cached.value : cached.json;
+    // Kept with the content stamp (see CategoryTreeBodies); `?pretty` is built each time.
+    return serveStamped(this.treeBodies, this.stamps, req, async () => {
+      const cached = await this.tree.body(withDisplayTitles ? 'display-titles' : 'hierarchy', body);
+      return wantsPretty(req) ? cached.value : cached.json;
+    });
   }
 
   @Get('categories/all')

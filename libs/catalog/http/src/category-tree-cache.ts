@@ -1,5 +1,5 @@
 import type { CategoryNode } from '@rc/catalog-domain';
-import { SerializedJson } from '@rc/shared-http';
+import { hashOf, SerializedJson, StampedBodies } from '@rc/shared-http';
 
 interface Entry {
   readonly version: string;
@@ -42,7 +42,8 @@ export class CategoryTreeCache {
     let body = entry.bodies.get(variant);
     if (!body) {
       const value = build(entry.nodes);
-      body = { value, json: new SerializedJson(Buffer.from(JSON.stringify(value))) };
+      const json = JSON.stringify(value);
+      body = { value, json: new SerializedJson(json, null, hashOf(json)) };
       entry.bodies.set(variant, body);
     }
     return body;
@@ -79,3 +80,12 @@ export class CategoryTreeCache {
     return pending;
   }
 }
+
+/**
+ * `GET /categories` (the tree, with or without display titles) kept with the content stamp read
+ * before it was checked (see StampedBodies; the hot path serves it ahead of Express): while the
+ * stamp reads the same, no statement runs; after any change the tree's version is looked up again
+ * and its bytes kept anew when that version still holds (CategoryTreeCache). With
+ * `requireGuides`, the answer depends on the guides and is built each time.
+ */
+export class CategoryTreeBodies extends StampedBodies {}

@@ -52,6 +52,12 @@ describe('StampedBodies', () => {
     expect(none.get('a', '1')).toBeNull();
   });
 
+  it('keeps a body already serialized as its bytes, with their hash when known', () => {
+    const bodies = new StampedBodies(1024);
+    expect(bodies.put('a', '1', new SerializedJson(Buffer.from('{"c":"é"}')), null)).toMatchObject({ json: '{"c":"é"}', hash: hashOf('{"c":"é"}') });
+    expect(bodies.put('b', '1', new SerializedJson('[1]', null, 'known'), null)).toMatchObject({ json: '[1]', hash: 'known' });
+  });
+
   it('answers the kept bytes with their hash, so the ETag is not computed again', () => {
     const answer = answerOf(new StampedBodies(1024).put('k', '1', { b: 2 }, null));
     expect(answer).toBeInstanceOf(SerializedJson);

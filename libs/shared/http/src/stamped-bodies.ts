@@ -78,13 +78,15 @@ export class StampedBodies<T = null> {
   }
 
   /**
-   * Keeps the body (serialized here) built after `stamp` was read; answers it ready to send.
+   * Keeps the body (serialized here; an uncompressed SerializedJson is kept as its bytes, with its
+   * hash when it has one) built after `stamp` was read; answers it ready to send.
    * `since`: see {@link StampedBody.since} (default: now).
    */
   put(key: string, stamp: string, body: unknown, extra: T, since?: number | null): StampedBody<T> {
-    const json = JSON.stringify(body);
+    const serialized = body instanceof SerializedJson && body.encoding === null ? body : null;
+    const json = serialized ? (typeof serialized.json === 'string' ? serialized.json : serialized.json.toString('utf8')) : JSON.stringify(body);
     const at = this.now();
-    const entry: StampedBody<T> = { stamp, json, hash: hashOf(json), extra, at, since: since === undefined ? at : since };
+    const entry: StampedBody<T> = { stamp, json, hash: serialized?.hash ?? hashOf(json), extra, at, since: since === undefined ? at : since };
     this.entries?.set(key, entry);
     return entry;
   }
