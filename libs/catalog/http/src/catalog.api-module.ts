@@ -36,9 +36,9 @@ import { ContentStampReader, currentReadScope } from '@rc/shared-infra-mikro-orm
 
 const DEPS = Symbol('WikiDeps');
 /**
- * The budget of the kept category trees, counted as page caches count (two bytes a character):
- * both variants of a tree of some 25,000 categories. Their text is the tree cache's own string
- * (CategoryTreeCache), so keeping it here holds no second copy.
+ * The budget of the kept category trees (their bytes): both variants of a tree of some 50,000
+ * categories. Their bytes are the tree cache's own buffer (CategoryTreeCache), so keeping them here
+ * holds no second copy.
  */
 const CATEGORY_TREE_BYTES = 8 * 1024 * 1024;
 

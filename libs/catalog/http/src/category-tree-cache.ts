@@ -42,7 +42,7 @@ export class CategoryTreeCache {
     let body = entry.bodies.get(variant);
     if (!body) {
       const value = build(entry.nodes);
-      const json = JSON.stringify(value);
+      const json = Buffer.from(JSON.stringify(value));
       body = { value, json: new SerializedJson(json, null, hashOf(json)) };
       entry.bodies.set(variant, body);
     }
@@ -85,7 +85,7 @@ export class CategoryTreeCache {
  * `GET /categories` (the tree, with or without display titles) kept with the content stamp read
  * before it was checked (see StampedBodies; the hot path serves it ahead of Express): while the
  * stamp reads the same, no statement runs; after any change the tree's version is looked up again
- * and its bytes kept anew when that version still holds (CategoryTreeCache). With
- * `requireGuides`, the answer depends on the guides and is built each time.
+ * and its bytes kept anew when that version still holds (CategoryTreeCache: the same buffer, sent
+ * as it is). With `requireGuides`, the answer depends on the guides and is built each time.
  */
 export class CategoryTreeBodies extends StampedBodies {}

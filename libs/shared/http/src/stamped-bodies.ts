@@ -7,7 +7,8 @@ import { stampFor } from './hot-path.js';
 /** A body kept with the content stamp read before it was built, its compact JSON and the hash of those bytes. */
 export interface StampedBody<T> {
   readonly stamp: string;
-  readonly json: string;
+  /** Its bytes: a string, or a buffer when it came serialized (see {@link StampedBodies.put}). */
+  readonly json: string | Buffer;
   readonly hash: string;
   /** What the route needs besides the bytes (the revision a page represents, the id a view counts). */
   readonly extra: T;
@@ -56,7 +57,7 @@ export class StampedBodies<T = null> {
     private readonly maxAgeMs = Infinity,
     private readonly now: () => number = Date.now,
   ) {
-    this.entries = maxBytes > 0 ? new LRUCache<string, StampedBody<T>>({ maxSize: maxBytes, sizeCalculation: (e, key) => Math.max(1, 2 * (e.json.length + key.length)) }) : null;
+    this.entries = maxBytes > 0 ? new LRUCache<string, StampedBody<T>>({ maxSize: maxBytes, sizeCalculation: (e, key) => Math.max(1, (typeof e.json === 'string' ? 2 * e.json.length : e.json.length) + 2 * key.length) }) : null;
   }
 
   get enabled(): boolean {
@@ -78,13 +79,13 @@ export class StampedBodies<T = null> {
   }
 
   /**
-   * Keeps the body (serialized here; an uncompressed SerializedJson is kept as its bytes, with its
-   * hash when it has one) built after `stamp` was read; answers it ready to send.
+   * Keeps the body (serialized here; an uncompressed SerializedJson is kept as its bytes, string or
+   * buffer, with its hash when it has one) built after `stamp` was read; answers it ready to send.
    * `since`: see {@link StampedBody.since} (default: now).
    */
   put(key: string, stamp: string, body: unknown, extra: T, since?: number | null): StampedBody<T> {
     const serialized = body instanceof SerializedJson && body.encoding === null ? body : null;
-    const json = serialized ? (typeof serialized.json === 'string' ? serialized.json : serialized.json.toString('utf8')) : JSON.stringify(body);
+    const json = serialized ? serialized.json : JSON.stringify(body);
     const at = this.now();
     const entry: StampedBody<T> = { stamp, json, hash: serialized?.hash ?? hashOf(json), extra, at, since: since === undefined ? at : since };
     this.entries?.set(key, entry);
