@@ -29,7 +29,7 @@ import { PageTags, WikiDirectory } from '@rc/catalog-contracts';
 import { CatalogController } from './catalog.controller.js';
 import { WikiHistoryController } from './wiki-history.controller.js';
 import { CatalogWikiDirectory } from './catalog-wiki-directory.js';
-import { CategoryTreeBodies, CategoryTreeCache } from './category-tree-cache.js';
+import { CategoryTreeBodies, CategoryTreeCache, keptTreeKey } from './category-tree-cache.js';
 import { CategoryGuides, WikiReader } from './wiki-reader.js';
 import { keptPageRoute, ShownWikiViews, WikiPageBodies, WikiViewCounter, WikiViewFlushing } from './wiki-views.js';
 import { ContentStampReader, currentReadScope } from '@rc/shared-infra-mikro-orm';
@@ -125,8 +125,7 @@ export class CatalogApiModule implements OnModuleInit {
           CategoryTreeBodies,
           (kept: KeptAnswers) => {
             const bodies = new CategoryTreeBodies(settings.pageCacheMb > 0 ? CATEGORY_TREE_BYTES : 0);
-            // Kept under the URL as sent (as serveStamped keeps them); with requireGuides, never kept: not looked for.
-            kept.register({ route: '/categories', bodies, key: (url) => (/[?&]requireGuides(?=[=&]|$)/.test(url) ? null : url) });
+            kept.register({ route: '/categories', bodies, key: keptTreeKey });
             return bodies;
           },
           [KeptAnswers],

@@ -1,5 +1,5 @@
 import type { CategoryNode } from '@rc/catalog-domain';
-import { CategoryTreeCache } from './category-tree-cache.js';
+import { CategoryTreeCache, keptTreeKey } from './category-tree-cache.js';
 
 const node = (id: number, title: string, parentId: number | null = null): CategoryNode => ({ id, title, displayTitle: title, parentId });
 
@@ -96,5 +96,16 @@ describe('CategoryTreeCache', () => {
     await expect(failing.nodes()).rejects.toThrow('database down');
     fail = false;
     expect(await failing.nodes()).toEqual([node(1, 'Electronics')]);
+  });
+});
+
+describe('keptTreeKey', () => {
+  it('keys a tree by its URL as sent, and never one with requireGuides switched on (the route builds those each time)', () => {
+    for (const url of ['/api/2.0/categories', '/api/2.0/categories?withDisplayTitles', '/api/2.0/categories?requireGuides=0', '/api/2.0/categories?requireGuides=false&withDisplayTitles', '/api/2.0/categories?requireGuidesX']) {
+      expect(keptTreeKey(url)).toBe(url);
+    }
+    for (const url of ['/api/2.0/categories?requireGuides', '/api/2.0/categories?withDisplayTitles&requireGuides=1', '/api/2.0/categories?requireGuides=0&requireGuides=yes']) {
+      expect(keptTreeKey(url)).toBeNull();
+    }
   });
 });

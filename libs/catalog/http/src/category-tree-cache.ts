@@ -1,5 +1,7 @@
+import { parse } from 'node:querystring';
 import type { CategoryNode } from '@rc/catalog-domain';
 import { hashOf, SerializedJson, StampedBodies } from '@rc/shared-http';
+import { switchedOn } from './category-tree.js';
 
 interface Entry {
   readonly version: string;
@@ -89,3 +91,13 @@ export class CategoryTreeCache {
  * as it is). With `requireGuides`, the answer depends on the guides and is built each time.
  */
 export class CategoryTreeBodies extends StampedBodies {}
+
+/**
+ * The key a `GET /categories` URL (path and query as sent) keeps its answer under: the URL itself,
+ * as serveStamped keeps it; `null` with `requireGuides` (the route's own rule, on the query as
+ * Express's simple parser reads it), whose answers are never kept.
+ */
+export function keptTreeKey(url: string): string | null {
+  const at = url.indexOf('?');
+  return at >= 0 && switchedOn(parse(url.slice(at + 1)), 'requireGuides') ? null : url;
+}
