@@ -126,8 +126,9 @@ export class PublicGuideBodies {
    * the reader's `can_edit`, `favorited` and `completed`. Besides the token, one statement on the
    * primary reads the version, the stored body, who may edit the guide and the reader's marks: no
    * guide is loaded and nothing is presented again, and the answer is as fresh as a read of the
-   * guide itself (with read replicas, the request then stays on the primary: see answerFromPrimary). `null` when that body is not the reader's: the guide is not public, or some of
-   * its prerequisites are not (its editors may see them); the route then builds the reader's body.
+   * guide itself (with read replicas, the request then stays on the primary: see
+   * answerFromPrimary). `null` when that body is not the reader's: the guide is not public, or some
+   * of its prerequisites are not (its editors may see them); the route then builds the reader's body.
    * `mayEdit`: whether the reader may edit a guide with these editors.
    */
   async readFor(guideId: GuideId, inlinePrerequisites: boolean, userId: number, mayEdit: (editors: GuideEditors) => Promise<boolean>, res: object): Promise<SerializedJson | null> {
