@@ -13,8 +13,7 @@ export interface MediaUrls {
  * The stem of an image's file URLs: its GUID, and after a rotation its version (`<guid>-<version>`),
  * so a turned image never reuses a URL that caches keep for a year. Clients append `.<size>`.
  */
-export function imageStem(image: Image | ShownImage): string {
-  const { guid, version } = 'state' in image ? image.state : image;
+export function imageStem({ guid, version }: Pick<ShownImage, 'guid' | 'version'>): string {
   return version === 1 ? guid : `${guid}-${version}`;
 }
 
