@@ -1,4 +1,4 @@
-import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL, PUBLIC_GUIDE_FOR_READER_SQL, PUBLIC_GUIDE_VERSION_AND_BODY_SQL, PUBLIC_GUIDE_WRITTEN_SQL } from '@rc/guides-infra-mikro-orm';
+import { GUIDE_BODIES_WRITE_SQL, GUIDE_BODY_READ_SQL, PUBLIC_GUIDE_FOR_READER_SQL, PUBLIC_GUIDE_VERSION_AND_BODY_SQL } from '@rc/guides-infra-mikro-orm';
 import type { GuideEditors } from '@rc/guides-domain';
 import type pg from 'pg';
 import type { BodyTemplate } from './guide-body-template.js';
@@ -29,28 +29,12 @@ export interface ReaderVersionWithBody extends VersionWithBody {
   readonly hiddenPrerequisites: number;
 }
 
-/**
- * `ReaderVersionWithBody` as a write's answer reads it: with what the version was made of besides
- * the prerequisites, to compare with the guide the writer holds.
- */
-export interface WrittenVersionWithBody extends ReaderVersionWithBody {
-  readonly revisionid: number;
-  /** The guide's discussion stamp (0: never commented on). */
-  readonly discussionSeq: number;
-  /** `null`: the guide has no statistics row. */
-  readonly favorites: number | null;
-  readonly completions: number | null;
-  readonly langids: readonly string[];
-}
-
 /** The read model of public guide bodies (`guide_bodies`): templates by guide, variant, version and format. */
 export interface GuideBodyStore {
   /** The guide's current version and the stored body of that version, in one statement (`null`: the guide is not public). */
   current(guideId: number, inline: boolean): Promise<VersionWithBody | null>;
   /** `current` for a signed-in reader, in the same one statement (`null`: the guide is not public). */
   currentFor(guideId: number, inline: boolean, userId: number): Promise<ReaderVersionWithBody | null>;
-  /** `currentFor` with what the version was made of (see WrittenVersionWithBody), for a write's answer. */
-  written(guideId: number, inline: boolean, userId: number): Promise<WrittenVersionWithBody | null>;
   /** The stored template when it was built for this version (and the store's format), else `null`. */
   read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null>;
   /** Stores bodies in one statement (each replaces its guide's of the same variant). */
@@ -68,32 +52,6 @@ interface VersionRow {
 function versionWithBody(row: VersionRow): VersionWithBody {
   const body = row.marker !== null && row.template !== null ? { marker: row.marker, template: row.template } : null;
   return { version: row.version, prerequisites: row.prerequisites, body, views: row.views === null ? null : Number(row.views) };
-}
-
-interface ReaderRow extends VersionRow {
-  author_id: number;
-  collaborator_ids: number[];
-  team_ids: number[];
-  marks: string[];
-  hidden_prerequisites: number;
-}
-
-interface WrittenRow extends ReaderRow {
-  revisionid: number;
-  discussion_seq: string;
-  favorites_count: number | null;
-  completions_count: number | null;
-  langids: string[];
-}
-
-function readerVersionWithBody(row: ReaderRow): ReaderVersionWithBody {
-  return {
-    ...versionWithBody(row),
-    editors: { authorId: row.author_id, userIds: row.collaborator_ids, teamIds: row.team_ids },
-    favorited: row.marks.includes('favorite'),
-    completed: row.marks.includes('completion'),
-    hiddenPrerequisites: row.hidden_prerequisites,
-  };
 }
 
 /** `guide_bodies` through a plain `pg` pool: prepared statements. */
@@ -114,26 +72,20 @@ export class PgGuideBodyStore implements GuideBodyStore {
   }
 
   async currentFor(guideId: number, inline: boolean, userId: number): Promise<ReaderVersionWithBody | null> {
-    const row = await this.readerRow<ReaderRow>('rc-guide-version-body-reader', PUBLIC_GUIDE_FOR_READER_SQL, guideId, inline, userId);
-    return row && readerVersionWithBody(row);
-  }
-
-  async written(guideId: number, inline: boolean, userId: number): Promise<WrittenVersionWithBody | null> {
-    const row = await this.readerRow<WrittenRow>('rc-guide-version-body-written', PUBLIC_GUIDE_WRITTEN_SQL, guideId, inline, userId);
+    const { rows } = await this.pool.query<VersionRow & { author_id: number; collaborator_ids: number[]; team_ids: number[]; marks: string[]; hidden_prerequisites: number }>({
+      name: 'rc-guide-version-body-reader',
+      text: PUBLIC_GUIDE_FOR_READER_SQL,
+      values: [guideId, inline, this.format, userId],
+    });
+    const row = rows[0];
     if (!row) return null;
     return {
-      ...readerVersionWithBody(row),
-      revisionid: row.revisionid,
-      discussionSeq: Number(row.discussion_seq),
-      favorites: row.favorites_count,
-      completions: row.completions_count,
-      langids: row.langids,
+      ...versionWithBody(row),
+      editors: { authorId: row.author_id, userIds: row.collaborator_ids, teamIds: row.team_ids },
+      favorited: row.marks.includes('favorite'),
+      completed: row.marks.includes('completion'),
+      hiddenPrerequisites: row.hidden_prerequisites,
     };
-  }
-
-  private async readerRow<R extends ReaderRow>(name: string, text: string, guideId: number, inline: boolean, userId: number): Promise<R | null> {
-    const { rows } = await this.pool.query<R>({ name, text, values: [guideId, inline, this.format, userId] });
-    return rows[0] ?? null;
   }
 
   async read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null> {

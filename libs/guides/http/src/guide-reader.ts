@@ -105,7 +105,7 @@ export class GuideReader {
     return presentGuide(guide, ctx, {
       prerequisites: visible,
       inlined,
-      viewer: { canEdit: await this.canEdit(guide, viewer), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
+      viewer: { canEdit: await this.view.canEdit(guide, editor), favorited: !!marks?.favorited.has(guide.id), completed: !!marks?.completed.has(guide.id) },
       comments: { threads, stepComments },
     });
   }
@@ -115,11 +115,7 @@ export class GuideReader {
    * (see BodyTemplate): no user is looked up.
    */
   async anonymousTemplate(guideId: GuideId, inlinePrerequisites: boolean): Promise<BodyTemplate> {
-    return this.anonymousTemplateOf(await this.view.execute({ viewer: null, guideId }), inlinePrerequisites);
-  }
-
-  /** `anonymousTemplate` of a guide already loaded (a public one: the caller knows it is). */
-  async anonymousTemplateOf(guide: Guide, inlinePrerequisites: boolean): Promise<BodyTemplate> {
+    const guide = await this.view.execute({ viewer: null, guideId });
     const prerequisites = await this.prerequisitesOf(guide, null, inlinePrerequisites);
     const [images, threads, documents] = await Promise.all([
       this.imagesOf(this.shownBy([guide, ...prerequisites.inlined], prerequisites.visible)),
@@ -150,11 +146,6 @@ export class GuideReader {
       out.set(guide.id, this.templateOf(guide, { visible, inlined: inlinePrerequisites ? visible.flatMap((p) => inlined.get(p.guideid) ?? []) : [] }, images, threads, documents));
     }
     return out;
-  }
-
-  /** Whether this viewer may edit the guide (a body's `can_edit`). */
-  canEdit(guide: Guide, viewer: Caller | null): Promise<boolean> {
-    return this.view.canEdit(guide, editorOf(viewer));
   }
 
   /** What the bodies show of these users (the parts a template leaves out), in one batch. */

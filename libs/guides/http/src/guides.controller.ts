@@ -21,7 +21,6 @@ import {
   StepNotFoundError,
   TagGuide,
   ViewGuide,
-  type Guide,
   type GuideId,
   type GuideSort,
 } from '@rc/guides-domain';
@@ -203,7 +202,7 @@ export class GuidesController {
     }
     if (body.source_revisionid !== undefined) throw new InvalidGuideError([{ field: 'source_revisionid', message: 'source_revisionid applies to a translation: send it with langid' }]);
     const guide = await this.editGuide.execute({ editor: editorOf(principal)!, guideId, revisionid: expectedRevision(req, query), fields: body, ...changeNoteOf(query, body) });
-    return this.answer(guide, principal);
+    return this.reader.present(guide, principal);
   }
 
   @Delete(':guideid')
@@ -240,7 +239,7 @@ export class GuidesController {
   @ApiBody({ type: StepWriteDto }) @ApiCreatedResponse(GUIDE_BODY)
   async createStep(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepWriteDto, @CurrentPrincipal() principal: Caller) {
     const guide = await this.addStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: optionalId(query, 'revisionid'), step: body, ...changeNoteOf(query, body) });
-    return this.answer(guide, principal);
+    return this.reader.present(guide, principal);
   }
 
   @Patch(':guideid/steps/:stepid')
@@ -271,7 +270,7 @@ export class GuidesController {
   @ApiQuery(STEP_REVISION) @ApiQuery(SUMMARY_OF_CHANGE_QUERY) @ApiOkResponse(GUIDE_BODY)
   async deleteStep(@Param('guideid') raw: string, @Param('stepid') rawStep: string, @Query() query: Query, @CurrentPrincipal() principal: Caller) {
     const guide = await this.removeStep.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), stepId: stepIdOf(rawStep), revisionid: requiredRevision(query), ...changeNoteOf(query) });
-    return this.answer(guide, principal);
+    return this.reader.present(guide, principal);
   }
 
   @Put(':guideid/steporder')
@@ -280,7 +279,7 @@ export class GuidesController {
   @ApiQuery(REVISION) @IfMatchRevision() @ApiBody({ type: StepOrderDto }) @ApiOkResponse(GUIDE_BODY)
   async steporder(@Param('guideid') raw: string, @Query() query: Query, @Body() body: StepOrderDto, @CurrentPrincipal() principal: Caller, @Req() req: Request) {
     const guide = await this.reorder.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: expectedRevision(req, query), stepids: body.stepids, ...changeNoteOf(query, body) });
-    return this.answer(guide, principal);
+    return this.reader.present(guide, principal);
   }
 
   @Put(':guideid/completed')
@@ -335,17 +334,8 @@ export class GuidesController {
     return this.reader.present(guide, principal);
   }
 
-  /**
-   * A write's answer: the guide as its writer now reads it, made from the anonymous body of the
-   * guide written when it can be (kept and stored as the body of its new version for the next
-   * reads: see PublicGuideBodies.written), else presented for the writer.
-   */
-  private async answer(guide: Guide, principal: Caller) {
-    return (await this.bodies.written(guide, principal)) ?? this.reader.present(guide, principal);
-  }
-
   private async visibility(raw: string, query: Query, principal: Caller, isPublic: boolean, req: Request) {
     const guide = await this.setPublic.execute({ editor: editorOf(principal)!, guideId: guideIdOf(raw), revisionid: expectedRevision(req, query), isPublic, ...changeNoteOf(query) });
-    return this.answer(guide, principal);
+    return this.reader.present(guide, principal);
   }
 }

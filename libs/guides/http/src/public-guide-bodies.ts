@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import accepts from 'accepts';
-import type { Guide, GuideEditors, GuideId } from '@rc/guides-domain';
-import type { Caller } from '@rc/identity-contracts';
+import type { GuideEditors, GuideId } from '@rc/guides-domain';
 import vary from 'vary';
 import { newestRevisionNamed, NOT_MODIFIED, representsRevision, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
@@ -9,7 +8,7 @@ import { answerFromPrimary } from '@rc/shared-infra-mikro-orm';
 import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, viewsIn, withViews, type BodyTemplate } from './guide-body-template.js';
-import type { GuideBodyStore, WrittenVersionWithBody } from './guide-body-store.js';
+import type { GuideBodyStore } from './guide-body-store.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
 import type { UserPartsCache } from './user-parts.js';
@@ -32,27 +31,6 @@ export function withViewer<T extends string | Buffer>(json: T, viewer: { readonl
   const end = at + ANONYMOUS_VIEWER.length;
   // Offsets in bytes for a Buffer, in characters for a string: the fields are ASCII either way.
   return (typeof json === 'string' ? `${json.slice(0, at)}${fields}${json.slice(end)}` : Buffer.concat([json.subarray(0, at), Buffer.from(fields), json.subarray(end)])) as T;
-}
-
-/**
- * Whether the guide a write holds is what this version of it (read after the write) was made of:
- * its revision (its fields and steps), no prerequisite, no comment, the same favourite and
- * completion counts and the same translations. The images and documents a body shows are read
- * after the version, so they are at least as new as it.
- */
-function isVersionOf(row: WrittenVersionWithBody, guide: Guide): boolean {
-  const { favorites, completions } = guide.statistics;
-  const langids = guide.languages;
-  return (
-    row.revisionid === guide.state.revisionid &&
-    row.prerequisites.length === 0 &&
-    row.hiddenPrerequisites === 0 &&
-    row.discussionSeq === 0 &&
-    (row.favorites ?? 0) === favorites &&
-    (row.completions ?? 0) === completions &&
-    row.langids.length === langids.length &&
-    row.langids.every((langid, i) => langid === langids[i])
-  );
 }
 
 export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
@@ -197,15 +175,6 @@ export class PublicGuideBodies {
     const mark = this.versions.sequence;
     const window = this.windows.current();
     const template = await this.template(guideId, inline, version, stored);
-    return this.keep(guideId, inline, version, template, mark, window);
-  }
-
-  /**
-   * The body of this version from its template: the users it shows filled in as they are now, its
-   * views those of `window` (see shownViews), kept in the cache. `mark`: the versions' sequence
-   * before the template was read or built.
-   */
-  private async keep(guideId: number, inline: boolean, version: string, template: BodyTemplate, mark: number, window: number | null): Promise<{ entry: CachedBody; json: string }> {
     const users = usersIn(template);
     const filled = fillTemplate(template, await this.users.parts(users));
     // The template shows the count of when it was built: the count of this window (see shownViews).
@@ -214,38 +183,6 @@ export class PublicGuideBodies {
     const json = views === null || views === built ? filled : withViews(filled, views);
     // Kept until an announced change when no change to the users it shows was announced meanwhile.
     return this.cache.put(guideBodyKey(guideId, inline), version, json, users, this.versions.usersUnchangedSince(mark, users), window);
-  }
-
-  /**
-   * A write's answer (the guide as its writer now reads it) made from the anonymous body of the
-   * guide the write holds, with the writer's `can_edit`, `favorited` and `completed`; that body is
-   * kept and stored as the one of the guide's new version, so that the next read, on any instance,
-   * serves it instead of building it. Called once the write committed. Besides the statements the
-   * body's images and documents cost (as the write's answer always did), one statement reads the
-   * version with the writer's marks, and one stores the body.
-   *
-   * `null` when the guide held cannot be the body of the current version: not public, with
-   * prerequisites (their summaries would have to be read), ever commented on (the comments would),
-   * or changed by someone else since it was loaded (a comment, a favourite, a translation: the
-   * version is then made of more than the guide held). The route then presents the guide as usual.
-   */
-  async written(guide: Guide, writer: Caller): Promise<SerializedJson | null> {
-    const s = guide.state;
-    if (!s.isPublic || s.deletedAt || s.prerequisites.length || guide.statistics.discussed !== false) return null;
-    const mark = this.versions.sequence;
-    const window = this.windows.current();
-    const row = await this.store.written(s.id, true, writer.userId);
-    if (!row || !isVersionOf(row, guide)) return null;
-    if (row.views !== undefined && row.views !== null) this.options.views?.learn(s.id, row.views);
-    let template = row.body;
-    if (!template) {
-      // Read before the images and documents the template shows: what they show is at least as new as the version.
-      template = await this.reader.anonymousTemplateOf(guide, true);
-      await this.store.write([{ guideId: s.id, inline: true, version: row.version, body: template }]).catch((err: unknown) => this.logger.warn({ err, guideId: s.id }, 'guide body not stored'));
-    }
-    const [{ json }, canEdit] = await Promise.all([this.keep(s.id, true, row.version, template, mark, window), this.reader.canEdit(guide, writer)]);
-    const text = withViewer(json, { canEdit, favorited: row.favorited, completed: row.completed });
-    return text === null ? null : new SerializedJson(text);
   }
 
   /**

@@ -42,22 +42,6 @@ export const PUBLIC_GUIDE_FOR_READER_SQL = PUBLIC_GUIDE_VERSION_AND_BODY_SQL.rep
 );
 
 /**
- * `PUBLIC_GUIDE_FOR_READER_SQL` as a write's answer reads it, just after the write committed (`$4`
- * the writer): the same columns, then what the version was made of besides the prerequisites, so
- * that the writer can tell whether the guide it holds in memory is the one of this version (see
- * PublicGuideBodies.written): `revisionid`, `discussion_seq` (text), `favorites_count` and
- * `completions_count` (null without statistics) and `langids`.
- */
-export const PUBLIC_GUIDE_WRITTEN_SQL = PUBLIC_GUIDE_FOR_READER_SQL.replace(
-  '\n  FROM guides g\n',
-  `,
-    g.revisionid, g.discussion_seq::text AS discussion_seq, g.langids,
-    (SELECT st.favorites_count FROM guide_stats st WHERE st.guide_id = g.id) AS favorites_count,
-    (SELECT st.completions_count FROM guide_stats st WHERE st.guide_id = g.id) AS completions_count
-  FROM guides g\n`,
-);
-
-/**
  * The stored body of a guide (`guide_bodies`) when it was built for this version and format:
  * `$1` guide id, `$2` inline, `$3` version, `$4` format. One row (`marker`, `template`) or none.
  */
