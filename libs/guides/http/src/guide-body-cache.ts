@@ -137,6 +137,14 @@ export class GuideBodyCache {
     return { entries: this.entries.size, bytes: this.bytes };
   }
 
+  /**
+   * The version of the body kept under this key (`''`: none), whether or not it may still be
+   * served: a lookup of the current version need not read the stored body of that version.
+   */
+  heldVersion(key: string): string {
+    return this.entries.peek(key)?.version ?? '';
+  }
+
   get(key: string, version: string): CachedBody | null {
     const entry = this.entries.peek(key);
     if (!entry || entry.version !== version || (!entry.pinned && this.now() - entry.storedAt > this.options.maxAgeMs)) {

@@ -31,10 +31,14 @@ export interface ReaderVersionWithBody extends VersionWithBody {
 
 /** The read model of public guide bodies (`guide_bodies`): templates by guide, variant, version and format. */
 export interface GuideBodyStore {
-  /** The guide's current version and the stored body of that version, in one statement (`null`: the guide is not public). */
-  current(guideId: number, inline: boolean): Promise<VersionWithBody | null>;
+  /**
+   * The guide's current version and the stored body of that version, in one statement (`null`: the
+   * guide is not public). `held`: a version whose body the caller holds: when it is the current
+   * one, its body is not read (`body` is null).
+   */
+  current(guideId: number, inline: boolean, held?: string): Promise<VersionWithBody | null>;
   /** `current` for a signed-in reader, in the same one statement (`null`: the guide is not public). */
-  currentFor(guideId: number, inline: boolean, userId: number): Promise<ReaderVersionWithBody | null>;
+  currentFor(guideId: number, inline: boolean, userId: number, held?: string): Promise<ReaderVersionWithBody | null>;
   /** The stored template when it was built for this version (and the store's format), else `null`. */
   read(guideId: number, inline: boolean, version: string): Promise<BodyTemplate | null>;
   /** Stores bodies in one statement (each replaces its guide's of the same variant). */
@@ -62,20 +66,20 @@ export class PgGuideBodyStore implements GuideBodyStore {
     readonly format: string,
   ) {}
 
-  async current(guideId: number, inline: boolean): Promise<VersionWithBody | null> {
+  async current(guideId: number, inline: boolean, held = ''): Promise<VersionWithBody | null> {
     const { rows } = await this.pool.query<VersionRow>({
       name: 'rc-guide-version-body',
       text: PUBLIC_GUIDE_VERSION_AND_BODY_SQL,
-      values: [guideId, inline, this.format],
+      values: [guideId, inline, this.format, held],
     });
     return rows[0] ? versionWithBody(rows[0]) : null;
   }
 
-  async currentFor(guideId: number, inline: boolean, userId: number): Promise<ReaderVersionWithBody | null> {
+  async currentFor(guideId: number, inline: boolean, userId: number, held = ''): Promise<ReaderVersionWithBody | null> {
     const { rows } = await this.pool.query<VersionRow & { author_id: number; collaborator_ids: number[]; team_ids: number[]; marks: string[]; hidden_prerequisites: number }>({
       name: 'rc-guide-version-body-reader',
       text: PUBLIC_GUIDE_FOR_READER_SQL,
-      values: [guideId, inline, this.format, userId],
+      values: [guideId, inline, this.format, held, userId],
     });
     const row = rows[0];
     if (!row) return null;

@@ -8,7 +8,7 @@ import { answerFromPrimary } from '@rc/shared-infra-mikro-orm';
 import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
 import type { Logger } from 'pino';
 import { fillTemplate, usersIn, viewsIn, withViews, type BodyTemplate } from './guide-body-template.js';
-import type { GuideBodyStore } from './guide-body-store.js';
+import type { GuideBodyStore, VersionWithBody } from './guide-body-store.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
 import type { UserPartsCache } from './user-parts.js';
@@ -31,6 +31,15 @@ export function withViewer<T extends string | Buffer>(json: T, viewer: { readonl
   const end = at + ANONYMOUS_VIEWER.length;
   // Offsets in bytes for a Buffer, in characters for a string: the fields are ASCII either way.
   return (typeof json === 'string' ? `${json.slice(0, at)}${fields}${json.slice(end)}` : Buffer.concat([json.subarray(0, at), Buffer.from(fields), json.subarray(end)])) as T;
+}
+
+/**
+ * The stored body a version lookup read, as `body` takes it: `undefined` (not read: read it if
+ * needed) when the lookup left it out because the kept body is of that version (see
+ * GuideBodyStore.current); else the stored body, or `null` for none.
+ */
+function storedOf(row: VersionWithBody, held: string): BodyTemplate | null | undefined {
+  return row.body ?? (row.version === held ? undefined : null);
 }
 
 export const guideBodyKey = (guideId: number, inlinePrerequisites: boolean) => `${guideId}:${inlinePrerequisites ? 'inline' : 'own'}`;
@@ -132,12 +141,13 @@ export class PublicGuideBodies {
    * `mayEdit`: whether the reader may edit a guide with these editors.
    */
   async readFor(guideId: GuideId, inlinePrerequisites: boolean, userId: number, mayEdit: (editors: GuideEditors) => Promise<boolean>, res: object): Promise<SerializedJson | null> {
-    const row = await this.store.currentFor(guideId, inlinePrerequisites, userId);
+    const held = this.cache.heldVersion(guideBodyKey(guideId, inlinePrerequisites));
+    const row = await this.store.currentFor(guideId, inlinePrerequisites, userId, held);
     if (!row || row.hiddenPrerequisites > 0) return null;
     // Read on the primary (and the body kept coherent with it): so is the rest of the request, and its consistency token.
     answerFromPrimary();
     if (row.views !== undefined && row.views !== null) this.options.views?.learn(guideId, row.views);
-    const [{ entry, json }, canEdit] = await Promise.all([this.body(guideId, inlinePrerequisites, row.version, row.body), mayEdit(row.editors)]);
+    const [{ entry, json }, canEdit] = await Promise.all([this.body(guideId, inlinePrerequisites, row.version, storedOf(row, held)), mayEdit(row.editors)]);
     const text = withViewer<string | Buffer>(json ?? this.cache.json(entry), { canEdit, favorited: row.favorited, completed: row.completed });
     if (text === null) return null;
     representsRevision(res, parseInt(row.version, 10), entry.lastModified === null ? null : Date.parse(entry.lastModified) / 1000);
@@ -149,9 +159,10 @@ export class PublicGuideBodies {
    * together with the stored body of that version: a miss of a stored body is one statement.
    */
   async current(guideId: number, inlinePrerequisites: boolean): Promise<{ entry: CachedBody; json: string | null } | null> {
-    const { version, row } = await this.versions.version(guideId, () => this.store.current(guideId, inlinePrerequisites));
+    const held = this.cache.heldVersion(guideBodyKey(guideId, inlinePrerequisites));
+    const { version, row } = await this.versions.version(guideId, () => this.store.current(guideId, inlinePrerequisites, held));
     if (row?.views !== undefined && row.views !== null) this.options.views?.learn(guideId, row.views);
-    return version === null ? null : this.body(guideId, inlinePrerequisites, version, row?.body);
+    return version === null ? null : this.body(guideId, inlinePrerequisites, version, row ? storedOf(row, held) : undefined);
   }
 
   /**

@@ -45,7 +45,7 @@ describe('guides as content showing images (PostgreSQL)', () => {
     const guide = await inContext(() => new CreateGuide(deps).execute({ editor: author, fields: { category: 'iPhone 12', type: 'repair', image: 101 } }));
     return inContext(() => new AddStep(deps).execute({ editor: author, guideId: guide.id, step: { lines: [line('x')], media: { type: 'image', data: [102, 103] } } }));
   }
-  const version = async (id: number) => (await em.fork().execute<{ version: string }[]>(PUBLIC_GUIDE_VERSION_AND_BODY_SQL.replace(/\$1/, '?').replace(/\$2/, '?').replace(/\$3/, '?'), [true, 'f', id]))[0]?.version;
+  const version = async (id: number) => (await em.fork().execute<{ version: string }[]>(PUBLIC_GUIDE_VERSION_AND_BODY_SQL.replace(/\$1/, '?').replace(/\$2/, '?').replace(/\$3/, '?').replace(/\$4/, '?'), [true, 'f', '', id]))[0]?.version;
 
   it("finds the images of guides' main images and steps, once each", async () => {
     await pictured();

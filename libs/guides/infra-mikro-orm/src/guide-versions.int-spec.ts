@@ -69,9 +69,22 @@ describe('guide version announcements (NOTIFY)', () => {
   it('looks up the version with the prerequisites it covers', async () => {
     await insert(4);
     await insert(5, [4]);
-    const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [5, true, 'format']);
+    const { rows } = await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [5, true, 'format', '']);
     expect(rows).toEqual([{ version: '50.0.40.0m0c0.0', prerequisites: [4], marker: null, template: null, views: '0' }]);
-    expect((await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [99, true, 'format'])).rows).toEqual([]);
+    expect((await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [99, true, 'format', ''])).rows).toEqual([]);
+  });
+
+  it('reads the stored body of the current version unless the caller holds that version already', async () => {
+    await insert(8);
+    const version = (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [8, true, 'format', ''])).rows[0].version as string;
+    await writer.query(`INSERT INTO guide_bodies (guide_id, inline, version, format, marker, template) VALUES (8, true, $1, 'format', 'm', '{}')`, [version]);
+    const body = async (held: string) => (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [8, true, 'format', held])).rows[0];
+    expect(await body('')).toMatchObject({ version, marker: 'm', template: '{}' });
+    expect(await body('7.0.0.0m0')).toMatchObject({ version, marker: 'm', template: '{}' });
+    expect(await body(version)).toMatchObject({ version, marker: null, template: null });
+    // The signed-in reader's statement likewise.
+    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [8, true, 'format', version, 4])).rows[0]).toMatchObject({ version, template: null, marks: [] });
+    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [8, true, 'format', '', 4])).rows[0]).toMatchObject({ version, template: '{}' });
   });
 
   it("reads, for a signed-in reader, the same version and body with who may edit the guide, the reader's marks and its prerequisites that are not public", async () => {
@@ -82,19 +95,19 @@ describe('guide version announcements (NOTIFY)', () => {
     await writer.query("INSERT INTO guide_collaborators (guide_id, user_id, created_at) VALUES (13, 8, now()), (13, 4, now())");
     await writer.query("INSERT INTO guide_teams (guide_id, team_id, created_at) VALUES (13, 30, now())");
     await writer.query("INSERT INTO guide_marks (kind, user_id, guide_id, created_at) VALUES ('favorite', 4, 13, now()), ('completion', 4, 13, now()), ('favorite', 5, 13, now())");
-    const anonymous = (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [13, true, 'format'])).rows[0];
-    const reader = async (userId: number) => (await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [13, true, 'format', userId])).rows[0];
+    const anonymous = (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [13, true, 'format', ''])).rows[0];
+    const reader = async (userId: number) => (await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [13, true, 'format', '', userId])).rows[0];
     expect(await reader(4)).toEqual({ ...anonymous, author_id: 1, collaborator_ids: [4, 8], team_ids: [30], marks: ['completion', 'favorite'], hidden_prerequisites: 1 });
     expect(await reader(5)).toMatchObject({ marks: ['favorite'] });
     expect(await reader(6)).toMatchObject({ marks: [] });
-    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [12, true, 'format', 4])).rows).toEqual([]);
-    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [11, true, 'format', 4])).rows[0]).toMatchObject({ collaborator_ids: [], team_ids: [], hidden_prerequisites: 0 });
+    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [12, true, 'format', '', 4])).rows).toEqual([]);
+    expect((await writer.query(PUBLIC_GUIDE_FOR_READER_SQL, [11, true, 'format', '', 4])).rows[0]).toMatchObject({ collaborator_ids: [], team_ids: [], hidden_prerequisites: 0 });
   });
 
   it('a change to the comments of a guide or of a prerequisite changes its version, announced like any other', async () => {
     await insert(6);
     await insert(7, [6]);
-    const version = async (id: number) => (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [id, true, 'format'])).rows[0].version as string;
+    const version = async (id: number) => (await writer.query(PUBLIC_GUIDE_VERSION_AND_BODY_SQL, [id, true, 'format', ''])).rows[0].version as string;
     const before = [await version(6), await version(7)];
     // The statement as the comments' unit of work runs it (`?` placeholder, in pg's `$1` form here).
     const touch = (id: number) => writer.query(GUIDE_DISCUSSION_CHANGED_SQL.replace('?', '$1'), [id]);

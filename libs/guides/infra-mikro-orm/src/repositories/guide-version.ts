@@ -15,17 +15,19 @@ const VERSION_OF_G = `g.revisionid || '.' || g.discussion_seq || '.' ||
 
 /**
  * A public guide's version and the prerequisite ids it covers, in one indexed lookup, with the
- * guide's stored body when it was built for that version: `$1` guide id, `$2` inline, `$3` format.
+ * guide's stored body when it was built for that version: `$1` guide id, `$2` inline, `$3` format,
+ * `$4` the version whose body the caller already holds (`''`: none), whose body is then not read.
  * No row: not public, deleted or unknown; `marker` and `template` are null when no current body is
- * stored; `views` is the guide's stored view count (text). For a plain `pg` client to prepare.
+ * stored or the current version is `$4`; `views` is the guide's stored view count (text). For a
+ * plain `pg` client to prepare.
  */
 export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisites, b.marker, b.template, (SELECT st.views::text FROM guide_stats st WHERE st.guide_id = g.id) AS views FROM guides g
   CROSS JOIN LATERAL (SELECT ${VERSION_OF_G} AS version) v
-  LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $2 AND b.format = $3 AND b.version = v.version
+  LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $2 AND b.format = $3 AND b.version = v.version AND v.version <> $4::text
   WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
 
 /**
- * `PUBLIC_GUIDE_VERSION_AND_BODY_SQL` for a signed-in reader, `$4` their user id: the same columns,
+ * `PUBLIC_GUIDE_VERSION_AND_BODY_SQL` for a signed-in reader, `$5` their user id: the same columns,
  * then who may edit the guide (`author_id`, `collaborator_ids`, `team_ids`), the reader's marks of
  * it (`marks`: 'favorite', 'completion') and how many of its prerequisites are not public
  * (`hidden_prerequisites`: the anonymous body leaves them out, its editors may see them). One
@@ -36,7 +38,7 @@ export const PUBLIC_GUIDE_FOR_READER_SQL = PUBLIC_GUIDE_VERSION_AND_BODY_SQL.rep
   `, g.author_id,
     ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) AS collaborator_ids,
     ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) AS team_ids,
-    ARRAY(SELECT m.kind::text FROM guide_marks m WHERE m.user_id = $4 AND m.guide_id = g.id ORDER BY m.kind) AS marks,
+    ARRAY(SELECT m.kind::text FROM guide_marks m WHERE m.user_id = $5 AND m.guide_id = g.id ORDER BY m.kind) AS marks,
     (SELECT count(*) FROM guides p WHERE p.id = ANY (g.prerequisites) AND NOT (p.is_public AND p.deleted_at IS NULL))::int AS hidden_prerequisites
   FROM guides g\n`,
 );
