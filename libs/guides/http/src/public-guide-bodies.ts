@@ -156,7 +156,8 @@ export class PublicGuideBodies {
 
   /**
    * The current body of a public guide (`null`: not public), its version remembered or looked up
-   * together with the stored body of that version: a miss of a stored body is one statement.
+   * together with the stored body of that version (left out when the body of that version is kept
+   * here): a miss of a stored body is one statement.
    */
   async current(guideId: number, inlinePrerequisites: boolean): Promise<{ entry: CachedBody; json: string | null } | null> {
     const held = this.cache.heldVersion(guideBodyKey(guideId, inlinePrerequisites));
