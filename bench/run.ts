@@ -77,7 +77,7 @@ async function startApi(
 ): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
   // The production start (`npm start`): the same V8 flags.
-  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', '--max-semi-space-size=4', 'apps/api/dist/main.js'], {
+  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', '--max-semi-space-size=16', 'apps/api/dist/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
     // glibc's malloc as `npm start` and the Docker image set it (see docs/benchmarks.md, "Peak RSS").
