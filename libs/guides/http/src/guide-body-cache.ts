@@ -1,6 +1,6 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { etagOf, hashOf, INFLATED_SHARE } from '@rc/shared-http';
+import { etagOf, gzipToKeep, hashOf, INFLATED_SHARE } from '@rc/shared-http';
 import { viewsIn, withViews } from './guide-body-template.js';
 
 export interface CachedBody {
@@ -33,16 +33,6 @@ export interface CachedBody {
   /** The `views` the body shows (`null`: none), and the views window they were set in (see ViewWindows; `null`: no windows). */
   readonly views: number | null;
   readonly viewsWindow: number | null;
-}
-
-/**
- * Gzip at level 1 (a third of the default level's time for a body a few percent larger), in a
- * Buffer of its own size: zlib answers a slice of a 16 KiB chunk, so a body of 7 KB kept as it
- * came would hold 16 KiB (the budget counted 64 MB while 150 MB were held).
- */
-function compress(json: string): Buffer {
-  const gzip = gzipSync(json, { level: 1 });
-  return gzip.byteLength === gzip.buffer.byteLength ? gzip : Buffer.from(gzip);
 }
 
 /**
@@ -170,10 +160,10 @@ export class GuideBodyCache {
     const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, key, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsWindow };
     if (!this.admits(key)) {
       let gzip: Buffer | undefined;
-      const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= compress(json)); } };
+      const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= gzipToKeep(json)); } };
       return { entry, json };
     }
-    const entry: CachedBody = { ...tags, gzip: compress(json) };
+    const entry: CachedBody = { ...tags, gzip: gzipToKeep(json) };
     this.remove(key);
     if (entryBytes(entry) <= this.options.maxBytes) {
       // May drop the least recently used entries until the budget holds this one.
@@ -207,7 +197,7 @@ export class GuideBodyCache {
   refreshViews(key: string, entry: CachedBody, views: number, viewsWindow: number | null = null): CachedBody {
     const json = withViews(this.json(entry).toString(), views);
     const etag = etagOf(hashOf(json), parseInt(entry.version, 10) || null);
-    const next: CachedBody = { ...entry, gzip: compress(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsWindow };
+    const next: CachedBody = { ...entry, gzip: gzipToKeep(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsWindow };
     if (this.entries.peek(key) === entry) {
       this.entries.set(key, next);
       this.inflated.delete(entry);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { RequestStamp } from '@rc/shared-infra-mikro-orm';
 import { setRouteLabel } from '@rc/shared-ops';
-import { sendJsonBytes } from './respond.js';
+import { sendKeptJson } from './respond.js';
 import type { RouteTable } from './route-table.js';
 import type { StampedBodies, StampedBody, StampSource } from './stamped-bodies.js';
 
@@ -146,7 +146,7 @@ export class KeptAnswers {
           setRouteLabel(req, route.route);
           preamble(req, res);
           for (const [name, value] of read.headers) res.setHeader(name, value);
-          sendJsonBytes(req, res, 200, entry.json, entry.hash);
+          sendKeptJson(req, res, entry, entry.hash);
         },
         handOn,
       ).catch(() => (res.headersSent ? res.destroy() : handOn()));

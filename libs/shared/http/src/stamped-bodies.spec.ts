@@ -1,6 +1,26 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { hashOf } from './conditional.js';
-import { SerializedJson } from './respond.js';
-import { answerOf, StampedBodies } from './stamped-bodies.js';
+import { jsonOf, sendKeptJson, SerializedJson } from './respond.js';
+import { answerOf, GZIPPED_ENTRY_OVERHEAD_BYTES, StampedBodies } from './stamped-bodies.js';
+
+/** A page-like body of `n` guides: about 9 KB of JSON that compresses as pages do. */
+const page = (n: number) => ({ results: Array.from({ length: 30 }, (_, i) => ({ guideid: n * 100 + i, title: `Guide ${n}.${i} Battery Replacement`, summary: 'Replace the battery of this device, step by step.', url: `http://localhost/Guide/${n}/${i}` })) });
+
+/** A GET (or HEAD) and its response, recording what is sent. */
+function exchange(method: string, headers: Record<string, string> = {}) {
+  const req = new IncomingMessage(new Socket());
+  req.method = method;
+  req.headers = headers;
+  const res = new ServerResponse(req);
+  const sent: { body: Buffer | string | undefined } = { body: undefined };
+  res.end = ((chunk?: Buffer | string) => {
+    sent.body = chunk;
+    return res;
+  }) as typeof res.end;
+  return { req, res, sent };
+}
 
 describe('StampedBodies', () => {
   it('serves a body only for the stamp it was built after', () => {
@@ -64,6 +84,86 @@ describe('StampedBodies', () => {
     expect(answer).toBeInstanceOf(SerializedJson);
     expect(answer.json).toBe('{"b":2}');
     expect(answer.hash).toBe(hashOf('{"b":2}'));
+  });
+});
+
+describe('StampedBodies kept gzipped', () => {
+  it('keeps each body gzipped, answers its JSON as it is, and serves the same bytes and hash from the gzip', () => {
+    const bodies = new StampedBodies(1024 * 1024, Infinity, Date.now, { gzip: true });
+    const json = JSON.stringify(page(1));
+    const answered = bodies.put('/wikis/CATEGORY/A', '3', page(1), null);
+    expect(answered).toMatchObject({ json, gzipped: false, hash: hashOf(json) });
+    const kept = bodies.get('/wikis/CATEGORY/A', '3')!;
+    expect(kept.gzipped).toBe(true);
+    expect(Buffer.isBuffer(kept.json)).toBe(true);
+    expect(kept.json.length).toBeLessThan(json.length / 4);
+    expect(gunzipSync(kept.json).toString()).toBe(json);
+    expect(kept.hash).toBe(hashOf(json));
+    expect(answerOf(kept).json.toString()).toBe(json);
+    expect(answerOf(kept).hash).toBe(hashOf(json));
+    expect(bodies.get('/wikis/CATEGORY/A', '4')).toBeNull();
+  });
+
+  it('counts the gzip and its overhead in the budget, so the same bytes keep several times the bodies', () => {
+    const budget = 64 * 1024;
+    const plain = new StampedBodies(budget);
+    const gzipped = new StampedBodies(budget, Infinity, Date.now, { gzip: true });
+    for (let n = 0; n < 100; n++) {
+      plain.put(`/p/${n}`, '1', page(n), null);
+      gzipped.put(`/p/${n}`, '1', page(n), null);
+    }
+    const keptOf = (bodies: StampedBodies) => Array.from({ length: 100 }, (_, n) => bodies.peek(`/p/${n}`, '1')).filter((e) => e !== null);
+    const kept = keptOf(gzipped);
+    expect(keptOf(plain).length).toBeLessThanOrEqual(Math.floor(budget / (2 * JSON.stringify(page(0)).length)));
+    expect(kept.length).toBeGreaterThan(4 * keptOf(plain).length);
+    // The most recent are kept, within the budget as counted.
+    expect(kept.at(-1)).toBe(gzipped.peek('/p/99', '1'));
+    const counted = kept.reduce((sum, e, i) => sum + e.json.length + 2 * `/p/${100 - kept.length + i}`.length + GZIPPED_ENTRY_OVERHEAD_BYTES, 0);
+    expect(counted).toBeLessThanOrEqual(budget);
+  });
+
+  it('keeps nothing, and compresses nothing, with a budget of 0', () => {
+    const none = new StampedBodies(0, Infinity, Date.now, { gzip: true });
+    expect(none.put('a', '1', { a: 1 }, null)).toMatchObject({ json: '{"a":1}', gzipped: false });
+    expect(none.get('a', '1')).toBeNull();
+  });
+});
+
+describe('sendKeptJson', () => {
+  const json = JSON.stringify(page(2));
+  const gzipped = new StampedBodies(1024 * 1024, Infinity, Date.now, { gzip: true });
+  gzipped.put('k', '1', page(2), null);
+  const kept = gzipped.get('k', '1')!;
+
+  it('sends the inflated JSON with its length and the ETag of its hash', () => {
+    const { req, res, sent } = exchange('GET');
+    sendKeptJson(req, res, kept, kept.hash);
+    expect(res.statusCode).toBe(200);
+    expect(sent.body?.toString()).toBe(json);
+    expect(res.getHeader('Content-Length')).toBe(Buffer.byteLength(json));
+    expect(res.getHeader('Content-Type')).toBe('application/json');
+    expect(res.getHeader('ETag')).toBe(`"${hashOf(json)}"`);
+    expect(res.getHeader('Content-Encoding')).toBeUndefined();
+  });
+
+  it('answers a matching If-None-Match with a 304 from the hash alone, without inflating the body', () => {
+    // Bytes that are not gzip: inflating them would throw.
+    const broken = { json: Buffer.from('not gzip'), gzipped: true };
+    const { req, res, sent } = exchange('GET', { 'if-none-match': `"${kept.hash}"` });
+    sendKeptJson(req, res, broken, kept.hash);
+    expect(res.statusCode).toBe(304);
+    expect(sent.body).toBeUndefined();
+    expect(() => jsonOf(broken)).toThrow();
+  });
+
+  it('sends no body to a HEAD, and a plain kept body as it is', () => {
+    const head = exchange('HEAD');
+    sendKeptJson(head.req, head.res, kept, kept.hash);
+    expect(head.res.getHeader('Content-Length')).toBe(Buffer.byteLength(json));
+    expect(head.sent.body).toBeUndefined();
+    const plain = exchange('GET');
+    sendKeptJson(plain.req, plain.res, { json: '[1]', gzipped: false }, hashOf('[1]'));
+    expect(plain.sent.body).toBe('[1]');
   });
 });
 

@@ -1,14 +1,18 @@
 import { LRUCache } from 'lru-cache';
 import { hashOf } from './conditional.js';
 import type { Request } from 'express';
-import { SerializedJson, wantsPretty } from './respond.js';
+import { gzipToKeep, jsonOf, SerializedJson, wantsPretty, type KeptJson } from './respond.js';
 import { stampFor } from './hot-path.js';
 
 /** A body kept with the content stamp read before it was built, its compact JSON and the hash of those bytes. */
-export interface StampedBody<T> {
+export interface StampedBody<T> extends KeptJson {
   readonly stamp: string;
-  /** Its bytes: a string, or a buffer when it came serialized (see {@link StampedBodies.put}). */
+  /**
+   * Its bytes: a string, or a buffer when it came serialized (see {@link StampedBodies.put}); in a
+   * cache that keeps its bodies gzipped, those bytes gzipped (`gzipped`: see {@link jsonOf}).
+   */
   readonly json: string | Buffer;
+  /** The hash of its JSON (before any gzip). */
   readonly hash: string;
   /** What the route needs besides the bytes (the revision a page represents, the id a view counts). */
   readonly extra: T;
@@ -31,11 +35,27 @@ export interface BuiltBody<T> {
 }
 
 /**
+ * What a body kept gzipped costs in the budget besides its bytes and key: its object, stamp, hash
+ * and the cache's slots for it (gzipped pages are a few KB, so this is a tenth of one).
+ */
+export const GZIPPED_ENTRY_OVERHEAD_BYTES = 256;
+
+export interface StampedBodiesOptions {
+  /**
+   * Keep each body gzipped (level 1, about a fifth of its JSON; inflated when sent, never for a
+   * 304): for caches of many keys read few times each, where five times as many bodies in the same
+   * bytes spare more builds than the inflation costs (category pages, search answers).
+   */
+  readonly gzip?: boolean;
+}
+
+/**
  * Serialized bodies of lists and pages, each kept with the content stamp read before it was built
  * (ContentStampReader): served while the stamp reads the same, so a change committed anywhere is
  * seen by the next read on every instance, and a revalidation costs the stamp's one statement
  * instead of the lookups, the presentation and the hash of a body. Least recently used first out
- * within a byte budget (UTF-16 length of the JSON, twice the characters).
+ * within a byte budget (UTF-16 length of the JSON, twice the characters; for a body kept gzipped,
+ its gzip and {@link GZIPPED_ENTRY_OVERHEAD_BYTES}).
  */
 export class StampedBodies<T = null> {
   private readonly entries: LRUCache<string, StampedBody<T>> | null;
@@ -56,8 +76,15 @@ export class StampedBodies<T = null> {
     maxBytes: number,
     private readonly maxAgeMs = Infinity,
     private readonly now: () => number = Date.now,
+    private readonly options: StampedBodiesOptions = {},
   ) {
-    this.entries = maxBytes > 0 ? new LRUCache<string, StampedBody<T>>({ maxSize: maxBytes, sizeCalculation: (e, key) => Math.max(1, (typeof e.json === 'string' ? 2 * e.json.length : e.json.length) + 2 * key.length) }) : null;
+    this.entries =
+      maxBytes > 0
+        ? new LRUCache<string, StampedBody<T>>({
+            maxSize: maxBytes,
+            sizeCalculation: (e, key) => Math.max(1, (typeof e.json === 'string' ? 2 * e.json.length : e.json.length) + 2 * key.length + (e.gzipped ? GZIPPED_ENTRY_OVERHEAD_BYTES : 0)),
+          })
+        : null;
   }
 
   get enabled(): boolean {
@@ -81,14 +108,17 @@ export class StampedBodies<T = null> {
   /**
    * Keeps the body (serialized here; an uncompressed SerializedJson is kept as its bytes, string or
    * buffer, with its hash when it has one) built after `stamp` was read; answers it ready to send.
-   * `since`: see {@link StampedBody.since} (default: now).
+   * `since`: see {@link StampedBody.since} (default: now). In a cache that keeps its bodies gzipped,
+   * the answer is the entry with its JSON as it is (not the object kept: nothing to inflate).
    */
   put(key: string, stamp: string, body: unknown, extra: T, since?: number | null): StampedBody<T> {
     const serialized = body instanceof SerializedJson && body.encoding === null ? body : null;
     const json = serialized ? serialized.json : JSON.stringify(body);
     const at = this.now();
-    const entry: StampedBody<T> = { stamp, json, hash: serialized?.hash ?? hashOf(json), extra, at, since: since === undefined ? at : since };
-    this.entries?.set(key, entry);
+    const entry: StampedBody<T> = { stamp, json, gzipped: false, hash: serialized?.hash ?? hashOf(json), extra, at, since: since === undefined ? at : since };
+    // Gzipped only to be kept: a cache that keeps nothing answers the JSON as it is.
+    if (this.options.gzip === true && this.entries !== null) this.entries.set(key, { ...entry, json: gzipToKeep(json), gzipped: true });
+    else this.entries?.set(key, entry);
     return entry;
   }
 
@@ -113,9 +143,9 @@ export class StampedBodies<T = null> {
   }
 }
 
-/** The kept body as a handler's answer: its bytes sent as they are, with the ETag of their hash (see conditionalGet). */
+/** The kept body as a handler's answer: its JSON bytes (inflated when kept gzipped), with the ETag of their hash (see conditionalGet). */
 export function answerOf(entry: StampedBody<unknown>): SerializedJson {
-  return new SerializedJson(entry.json, null, entry.hash);
+  return new SerializedJson(jsonOf(entry), null, entry.hash);
 }
 
 /** Where the content stamp is read (ContentStampReader in the shared infra library). */
