@@ -78,7 +78,8 @@ export function jsonOf(kept: KeptJson): string | Buffer {
  */
 export function sendKeptJson(req: IncomingMessage, res: ServerResponse, kept: KeptJson, hash: string): void {
   if (kept.gzipped && conditionalGet(req, res, 200, '', hash)) return sendNotModified(res);
-  // Its validators are set now (conditionalGet leaves an answer that has an ETag alone).
+  // A gzipped body's validators are set by now (conditionalGet leaves an answer with an ETag
+  // alone); a plain body's are set as sendJsonBytes sends it.
   sendJsonBytes(req, res, 200, jsonOf(kept), hash);
 }
 

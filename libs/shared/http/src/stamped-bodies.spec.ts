@@ -5,7 +5,7 @@ import { hashOf } from './conditional.js';
 import { jsonOf, sendKeptJson, SerializedJson } from './respond.js';
 import { answerOf, GZIPPED_ENTRY_OVERHEAD_BYTES, StampedBodies } from './stamped-bodies.js';
 
-/** A page-like body of `n` guides: about 9 KB of JSON that compresses as pages do. */
+/** A page-like body of 30 guides (about 5 KB of JSON that compresses as pages do), different for each `n`. */
 const page = (n: number) => ({ results: Array.from({ length: 30 }, (_, i) => ({ guideid: n * 100 + i, title: `Guide ${n}.${i} Battery Replacement`, summary: 'Replace the battery of this device, step by step.', url: `http://localhost/Guide/${n}/${i}` })) });
 
 /** A GET (or HEAD) and its response, recording what is sent. */
