@@ -36,7 +36,8 @@ export interface BuiltBody<T> {
 
 /**
  * What a body kept gzipped costs in the budget besides its bytes and key: its object, stamp, hash
- * and the cache's slots for it (gzipped pages are a few KB, so this is a tenth of one).
+ * and the cache's slots for it (a page or answer kept gzipped is 2 to 5 KB, so this is a tenth of
+ * it or less).
  */
 export const GZIPPED_ENTRY_OVERHEAD_BYTES = 256;
 
@@ -55,7 +56,7 @@ export interface StampedBodiesOptions {
  * seen by the next read on every instance, and a revalidation costs the stamp's one statement
  * instead of the lookups, the presentation and the hash of a body. Least recently used first out
  * within a byte budget (UTF-16 length of the JSON, twice the characters; for a body kept gzipped,
- its gzip and {@link GZIPPED_ENTRY_OVERHEAD_BYTES}).
+ * its gzip and {@link GZIPPED_ENTRY_OVERHEAD_BYTES}).
  */
 export class StampedBodies<T = null> {
   private readonly entries: LRUCache<string, StampedBody<T>> | null;
