@@ -21,7 +21,7 @@ export class SearchApiModule {
       controllers: [SearchController],
       providers: [
         factory(WikiSearch, (orm: MikroORM) => new WikiSearch(orm.em), [MikroORM]),
-        factory(SearchAnswers, (c: AppConfig, k: KeptAnswers) => k.byUrl(new SearchAnswers(c.pageCacheMb * 1024 * 1024, KEPT_PAGE_MS, Date.now, { gzip: true }), '/search/:query', '/suggest/:query'), [APP_CONFIG, KeptAnswers]),
+        factory(SearchAnswers, (c: AppConfig, k: KeptAnswers) => k.byUrl(new SearchAnswers(c.pageCacheMb * 1024 * 1024, KEPT_PAGE_MS), '/search/:query', '/suggest/:query'), [APP_CONFIG, KeptAnswers]),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(orm.em), [MikroORM]),
         factory(SearchFreshness, (orm: MikroORM) => new SearchFreshness(orm.em), [MikroORM]),
         factory(

@@ -17,8 +17,13 @@ const QUERY = { name: 'query', description: 'What to look for (URL-encoded). Any
  * Search and suggest answers kept with the content stamp (see StampedBodies): one ranked for itself
  * while the stamp reads the same; one built from a ranking kept from earlier (order and total may
  * lag KEPT_PAGE_MS, as documented; items never do) at most KEPT_PAGE_MS after that ranking.
+ * Kept gzipped: thousands of distinct queries, each asked again seldom.
  */
-export class SearchAnswers extends StampedBodies {}
+export class SearchAnswers extends StampedBodies {
+  constructor(maxBytes: number, maxAgeMs: number) {
+    super(maxBytes, maxAgeMs, Date.now, { gzip: true });
+  }
+}
 
 @ApiTags('Search')
 @ApiExtraModels(GuideSummaryResponseDto, WikiSearchResultDto)

@@ -114,7 +114,7 @@ export class CatalogApiModule implements OnModuleInit {
         factory(
           WikiPageBodies,
           (kept: KeptAnswers, shown: ShownWikiViews, views: WikiViewCounter) => {
-            const bodies = new WikiPageBodies(settings.pageCacheMb * 1024 * 1024, Infinity, Date.now, { gzip: true });
+            const bodies = new WikiPageBodies(settings.pageCacheMb * 1024 * 1024);
             kept.register(keptPageRoute(bodies, shown, views));
             return bodies;
           },

@@ -1,4 +1,4 @@
-import { ShownWikiViews } from './wiki-views.js';
+import { ShownWikiViews, WikiPageBodies } from './wiki-views.js';
 
 describe('ShownWikiViews', () => {
   let now: number;
@@ -32,5 +32,14 @@ describe('ShownWikiViews', () => {
     expect(shown.window()).toBeNull();
     expect(shown.settle(1, 10)).toBe(10);
     expect(shown.settle(1, 12)).toBe(12);
+  });
+});
+
+describe('WikiPageBodies', () => {
+  it('keeps pages gzipped and answers the JSON as built', () => {
+    const bodies = new WikiPageBodies(1024 * 1024);
+    const extra = { pageId: 1, revisionid: 2, modified: null, window: 0 };
+    expect(bodies.put('CATEGORY\u0000Kettle', '5', { title: 'Kettle' }, extra)).toMatchObject({ json: '{"title":"Kettle"}', gzipped: false });
+    expect(bodies.get('CATEGORY\u0000Kettle', '5')).toMatchObject({ gzipped: true, extra });
   });
 });

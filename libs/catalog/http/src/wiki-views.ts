@@ -48,8 +48,13 @@ export interface KeptPage {
  * content stamp they were built after (see StampedBodies) and served within the views window they
  * show (ShownWikiViews): a change to the page, its tree, tags, authors, guides or images changes
  * the stamp. Nothing is kept when views are read on every request (VIEW_REFRESH_SECONDS=0).
+ * Kept gzipped: reads spread over thousands of pages, each read again seldom.
  */
-export class WikiPageBodies extends StampedBodies<KeptPage> {}
+export class WikiPageBodies extends StampedBodies<KeptPage> {
+  constructor(maxBytes: number) {
+    super(maxBytes, Infinity, Date.now, { gzip: true });
+  }
+}
 
 /** The key a page's kept body has (the page route's, for the namespace as the route reads it and the title as given). */
 export function keptPageKey(namespace: string, title: string): string {
