@@ -20,6 +20,7 @@ import { createTestOrm, type TestOrm } from '@rc/shared-infra-mikro-orm/testing'
 import { SystemClock } from '@rc/shared-kernel';
 import { guidesMigrations } from './migrations/index.js';
 import { GUIDE_SEARCH_VECTOR } from './migrations/20261122300000-guides-search.js';
+import { GUIDES_LZ4_COLUMNS, SERVER_HAS_LZ4 } from './migrations/20261203100000-guides-lz4.js';
 import { guidesSchemas, guidesTables } from './schemas/guides.schemas.js';
 import { MikroOrmGuideRepository } from './repositories/mikro-orm-guide.repository.js';
 import { CatalogCategoryDirectory, MikroOrmGuideEventOutbox } from './repositories/mikro-orm-guide-activity.js';
@@ -230,6 +231,32 @@ describe('guide writes (PostgreSQL)', () => {
     const afterStep = await searchOf(guide.id);
     expect(afterStep.steps).toContain("'heater'");
     expect(afterStep.stored).toBe(afterStep.parsed);
+  });
+
+  it('large values are compressed with LZ4 where the server has it (pglz where not), and read back whole', async () => {
+    const [{ lz4 }] = await em.fork().execute<{ lz4: boolean }[]>(`SELECT ${SERVER_HAS_LZ4} AS lz4`);
+    const columns = await em.fork().execute<{ relname: string; attname: string; compression: string }[]>(
+      `SELECT c.relname, a.attname, a.attcompression::text AS compression
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        WHERE c.relname = ANY (string_to_array(?, ',')) AND a.attnum > 0 AND NOT a.attisdropped`,
+      [GUIDES_LZ4_COLUMNS.map(([table]) => table).join(',')],
+    );
+    for (const [table, column] of GUIDES_LZ4_COLUMNS) {
+      const compression = columns.find((c) => c.relname === table && c.attname === column)?.compression;
+      expect({ table, column, compression }).toEqual({ table, column, compression: lz4 ? 'l' : '' });
+    }
+
+    // A snapshot well past the 2 KB at which PostgreSQL compresses a value.
+    const guide = await guideWithSteps(1);
+    const introduction = Array.from({ length: 200 }, (_, i) => `Remove screw ${i} with the Phillips #00 driver.`).join(' ');
+    const edited = await inContext(() => new EditGuide(deps).execute({ editor: author, guideId: guide.id, revisionid: guide.state.revisionid, fields: { introduction } }));
+    const [row] = await em.fork().execute<{ method: string | null; stored: number; whole: number }[]>(
+      'SELECT pg_column_compression(snapshot) AS method, pg_column_size(snapshot) AS stored, octet_length(snapshot::text) AS whole FROM guide_revisions WHERE guide_id = ? AND revisionid = ?',
+      [guide.id, edited.state.revisionid],
+    );
+    expect(row!.method).toBe(lz4 ? 'lz4' : 'pglz');
+    expect(row!.stored).toBeLessThan(row!.whole / 2);
+    expect((await latestSnapshot(edited)).state.introduction).toBe(introduction);
   });
 
   it('a guide stored without the steps\' vector (loaded in bulk) is found by its steps, and gets the vector with its first head edit', async () => {
