@@ -234,7 +234,7 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
     await Promise.all([
       b.query('VACUUM (ANALYZE) guides, guide_marks, guide_tags, users'),
       c.query('VACUUM (ANALYZE) guide_steps, guide_revisions, wiki_pages, wiki_revisions'),
-      control.query('ANALYZE media_images, media_image_sizes').catch(() => undefined),
+      control.query('VACUUM (ANALYZE) media_images, media_image_sizes').catch(() => undefined),
     ]);
     log(`  sequences set, vacuumed and analysed in ${secs(t)}`);
   } finally {
@@ -592,7 +592,8 @@ async function loadTeams(client: pg.Client, tables: Tables, p: Plan, seed: numbe
  * The images content shows, as the media context stores an upload made into every size: a 12 MP
  * JPEG (4:3) of one of the users, ready, version 1, with the nine sizes of the current version.
  * Their files are not written (the media-size scenario uploads its own): what a guide's body
- * costs is looking the images up and showing their sizes, which these rows make the API do.
+ * costs is looking the images up and showing their sizes, which these rows make the API do. An
+ * image's sizes are stored together, as its processing writes them.
  */
 async function loadImages(client: pg.Client, tables: Tables, p: Plan): Promise<Record<string, number>> {
   if (!tables.schema.has('media_images') || !tables.schema.has('media_image_sizes')) {
@@ -610,7 +611,8 @@ async function loadImages(client: pg.Client, tables: Tables, p: Plan): Promise<R
   const imageSizes = await client.query(
     `INSERT INTO media_image_sizes (image_id, size, version, width, height, format, byte_size)
      SELECT g, s.name, 1, s.width, s.height, 'jpeg', s.width * s.height / 6 + g % 1000
-       FROM generate_series(1, $1::int) g CROSS JOIN unnest($2::text[], $3::int[], $4::int[]) AS s(name, width, height)`,
+       FROM generate_series(1, $1::int) g CROSS JOIN unnest($2::text[], $3::int[], $4::int[]) AS s(name, width, height)
+      ORDER BY g, s.name`,
     [p.counts.images, sizes.map((size) => size.name), sizes.map((size) => size.width), sizes.map((size) => size.height)],
   );
   return { media_images: images.rowCount ?? 0, media_image_sizes: imageSizes.rowCount ?? 0 };
