@@ -3,6 +3,7 @@ export * from './model/guide-vocabulary.js';
 export * from './model/step.js';
 export * from './model/guide.js';
 export * from './model/guide-statistics.js';
+export * from './model/category-items.js';
 export * from './ports/guide.repository.js';
 export * from './ports/category-directory.js';
 export * from './ports/guide-images.js';

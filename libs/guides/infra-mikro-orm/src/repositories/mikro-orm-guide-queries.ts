@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuideQueries, type GuideSort, type CategoryItems, type CategoryItemView, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView, type GuideTombstoneView } from '@rc/guides-domain';
+import { GuideQueries, mergeCategoryItems, type GuideSort, type CategoryItems, type GuideListFilter, type GuideSearchResult, type GuideSuggestions, type GuideSummaryView, type GuideTombstoneView } from '@rc/guides-domain';
 import { prefixTsQuery, PreparedStatement, queryPrepared, RankingCache, searchConfigOf, webSearchText } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray } from './sql.js';
@@ -85,36 +85,16 @@ const SEARCH_RANKINGS = new RankingCache<Ranking>(15_000, 2_000);
 const SUGGEST_RANKINGS = new RankingCache<{ ids: number[]; matches: number }>(15_000, 2_000);
 
 /**
- * Every item of every public guide of a category (its parameter), grouped by its name folded (lower
- * case, white space collapsed), first values taken in guide/item order: both lists in one SELECT,
- * to be ordered by kind, guides (most first), name_key, text.
+ * The parts and tools of a category's public guides, in guide id order, as one JSON array of
+ * `[parts, tools]` pairs: merged in the guides domain (mergeCategoryItems), where PostgreSQL spent
+ * as long grouping them (a regular expression and five ordered aggregates per item) as reading
+ * the guides.
  */
-const CATEGORY_ITEMS = `WITH items AS (
-     SELECT l.kind, g.id AS guide_id, i.ord, i.item, lower(btrim(regexp_replace(i.item->>'text', '\\s+', ' ', 'g'))) AS name_key
-       FROM guides g
-      CROSS JOIN LATERAL (VALUES ('part', g.parts), ('tool', g.tools)) AS l(kind, list)
-      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(l.list) = 'array' THEN l.list ELSE '[]'::jsonb END) WITH ORDINALITY AS i(item, ord)
-      WHERE g.category = ? AND ${LISTED} AND jsonb_typeof(i.item->'text') = 'string'
-   )
-   SELECT kind,
-          (array_agg(item->>'text' ORDER BY guide_id, ord))[1] AS text,
-          coalesce((array_agg(item->>'type' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'type', '') <> ''))[1], '') AS type,
-          max(CASE WHEN jsonb_typeof(item->'quantity') = 'number' THEN (item->>'quantity')::numeric::int ELSE 1 END) AS quantity,
-          (array_agg(item->>'url' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'url', '') <> ''))[1] AS url,
-          (array_agg(item->>'thumbnail' ORDER BY guide_id, ord) FILTER (WHERE coalesce(item->>'thumbnail', '') <> ''))[1] AS thumbnail,
-          bool_and(coalesce(item->'isoptional' = 'true'::jsonb, false)) AS isoptional,
-          bool_or(coalesce(item->'featured' = 'true'::jsonb, false)) AS featured,
-          count(DISTINCT guide_id)::int AS guides,
-          name_key
-     FROM items
-    GROUP BY kind, name_key`;
+const CATEGORY_ITEM_LISTS = `SELECT coalesce(json_agg(json_build_array(g.parts, g.tools) ORDER BY g.id), '[]') FROM guides g WHERE g.category = ? AND ${LISTED}`;
 
-type CategoryItemRow = CategoryItemView & { kind: 'part' | 'tool'; name_key: string };
-
-/** Both lists of a category's items from CATEGORY_ITEMS rows, in their order. */
-function itemsOf(rows: readonly CategoryItemRow[]): CategoryItems {
-  const item = ({ text, type, quantity, url, thumbnail, isoptional, featured, guides }: CategoryItemRow): CategoryItemView => ({ text, type, quantity, url, thumbnail, isoptional, featured, guides });
-  return { parts: rows.filter((r) => r.kind === 'part').map(item), tools: rows.filter((r) => r.kind === 'tool').map(item) };
+/** The stored lists of CATEGORY_ITEM_LISTS, merged. */
+function itemsOf(lists: readonly [unknown, unknown][]): CategoryItems {
+  return mergeCategoryItems(lists.map(([parts, tools]) => ({ parts, tools })));
 }
 
 /** A category's guides and their parts and tools (see `categoryGuides`): on every first read of a category page. */
@@ -122,7 +102,7 @@ const CATEGORY_GUIDES = new PreparedStatement(
   `SELECT (SELECT coalesce(json_agg(s ORDER BY s.id), '[]') FROM (
              WITH page AS MATERIALIZED (SELECT g.id FROM guides g WHERE ${LISTED} AND g.category = ? ORDER BY g.id ASC LIMIT ?)
              SELECT ${SUMMARY_COLUMNS} FROM page JOIN guides g ON g.id = page.id) s) AS guides,
-          (SELECT coalesce(json_agg(i ORDER BY i.kind, i.guides DESC, i.name_key, i.text), '[]') FROM (${CATEGORY_ITEMS}) i) AS items`,
+          (${CATEGORY_ITEM_LISTS}) AS items`,
 );
 
 /** The filter of a search restricted to guide types (its value: the types as a JSON array). */
@@ -402,13 +382,13 @@ export class MikroOrmGuideQueries extends GuideQueries {
   }
 
   async categoryItems(category: string): Promise<CategoryItems> {
-    const rows = await this.em.execute<CategoryItemRow[]>(`${CATEGORY_ITEMS} ORDER BY kind, count(DISTINCT guide_id) DESC, name_key, 2`, [category]);
-    return itemsOf(rows);
+    const [row] = await this.em.execute<{ lists: [unknown, unknown][] }[]>(`SELECT (${CATEGORY_ITEM_LISTS}) AS lists`, [category]);
+    return itemsOf(row!.lists);
   }
 
   async categoryGuides(category: string, limit: number): Promise<{ guides: GuideSummaryView[]; items: CategoryItems }> {
-    // Both as their own queries build them (same rows, same orders), each made a JSON array.
-    const [row] = await queryPrepared<{ guides: SummaryRow[]; items: CategoryItemRow[] }>(this.em, CATEGORY_GUIDES, [category, limit, category]);
+    // Both as their own queries read them (same rows, same orders), each made a JSON array.
+    const [row] = await queryPrepared<{ guides: SummaryRow[]; items: [unknown, unknown][] }>(this.em, CATEGORY_GUIDES, [category, limit, category]);
     return { guides: row!.guides.map(view), items: itemsOf(row!.items) };
   }
 
