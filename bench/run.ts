@@ -12,7 +12,7 @@ import { defaultHashingBounds } from '@rc/identity-infra-mikro-orm';
 import { argon2VerificationsPerSecond } from './argon2.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
-import { analyze, buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, writeStamp, type PostgresServer } from './lib/database.js';
+import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, vacuumAnalyze, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
@@ -48,7 +48,7 @@ async function prepare(options: BenchOptions, server: PostgresServer): Promise<{
 /** Fills the guide bodies' read model, then analyses every table (the read model's included); answers the fill's seconds. */
 async function readModelAndStatistics(url: string): Promise<number> {
   const seconds = await buildGuideBodies(url, BASE_URL, log);
-  await analyze(url, log);
+  await vacuumAnalyze(url, log);
   return seconds;
 }
 

@@ -135,7 +135,7 @@ export async function buildGuideBodies(url: string, baseUrl: string, log: (line:
  * index-only scan (the sizes of the images a body shows are read from their index alone). Also
  * warns when autovacuum is off: what a run writes keeps these.
  */
-export async function analyze(url: string, log: (line: string) => void): Promise<void> {
+export async function vacuumAnalyze(url: string, log: (line: string) => void): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

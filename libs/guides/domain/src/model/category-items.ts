@@ -32,15 +32,16 @@ function quantityOf(item: Record<string, unknown>): number {
   return typeof q === 'number' && Number.isFinite(q) ? Math.sign(q) * Math.round(Math.abs(q)) : 1;
 }
 
-/** Code point order (the order of the strings' UTF-8 bytes): the same on every server and locale. */
+/**
+ * Code point order (the order of the strings' UTF-8 bytes): the same on every server and locale.
+ * At the first UTF-16 unit that differs, the code points there decide (a surrogate pair's, whole).
+ */
 function byCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a.charCodeAt(i) !== b.charCodeAt(i)) return a.codePointAt(i)! - b.codePointAt(i)!;
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
 
 interface Group {
