@@ -430,6 +430,11 @@ async function main(): Promise<void> {
     await mkdir(dirname(options.out), { recursive: true });
     await writeFile(options.out, JSON.stringify({ meta, scenarios: rows }, null, 2) + '\n');
     log(`results written to ${options.out}`);
+  } catch (error) {
+    // What the API processes printed last (their errors) tells why a request failed; a fetch
+    // that failed says why in its cause.
+    for (const child of children) log(`the last output of process ${child.pid}${child.process.exitCode !== null || child.process.signalCode !== null ? ` (exited: ${child.process.exitCode ?? child.process.signalCode})` : ''}:\n${child.output().slice(-4000)}`);
+    throw error;
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await db?.end();
@@ -440,5 +445,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  if (error instanceof Error && error.cause !== undefined) log(`caused by: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause)}`);
   process.exit(1);
 });

@@ -76,6 +76,41 @@ describe('kept answers served ahead of Express', () => {
     expect(cors.fast).toEqual(cors.route);
   });
 
+  it.each(['/search/iphone', '/wikis/CATEGORY/iPhone_12'])('answers %s (kept gzipped) in gzip to a client that takes it, as the route does', async (path) => {
+    await keep(path);
+    const identity = await both('GET', path);
+    const gzip = await both('GET', path, { 'Accept-Encoding': 'gzip, deflate' });
+    expect(gzip.fast).toEqual(gzip.route);
+    expect(gzip.fast.status).toBe(200);
+    expect(gzip.fast.headers['content-encoding']).toBe('gzip');
+    // Its own ETag (the JSON's, marked), the same JSON once inflated, and both vary on Accept-Encoding.
+    expect(gzip.fast.headers['etag']).toBe(identity.fast.headers['etag']!.replace(/"$/, '-gzip"'));
+    expect(gzip.fast.body).toBe(identity.fast.body);
+    expect(Number(gzip.fast.headers['content-length'])).toBeLessThan(Buffer.byteLength(identity.fast.body) / 2);
+    expect(gzip.fast.headers['vary']).toMatch(/Accept-Encoding/);
+    expect(identity.fast.headers['vary']).toMatch(/Accept-Encoding/);
+    const notModified = await both('GET', path, { 'Accept-Encoding': 'gzip', 'If-None-Match': gzip.fast.headers['etag']! });
+    expect(notModified.fast.status).toBe(304);
+    expect(notModified.fast).toEqual(notModified.route);
+    // The JSON's ETag names the other representation.
+    const other = await both('GET', path, { 'Accept-Encoding': 'gzip', 'If-None-Match': identity.fast.headers['etag']! });
+    expect(other.fast.status).toBe(200);
+    expect(other.fast.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('answers in gzip from the build of a kept answer, with the bytes and ETag later hits send', async () => {
+    const path = '/search/macbook%20battery';
+    const built = await send(api.origin, 'GET', path, { 'Accept-Encoding': 'gzip' });
+    expect(built.status).toBe(200);
+    expect(built.headers.get('content-encoding')).toBe('gzip');
+    const before = served();
+    const hit = await send(api.origin, 'GET', path, { 'Accept-Encoding': 'gzip' });
+    expect(served() - before).toBe(1);
+    expect(hit.headers.get('etag')).toBe(built.headers.get('etag'));
+    expect(hit.headers.get('content-length')).toBe(built.headers.get('content-length'));
+    expect(await hit.text()).toBe(await built.text());
+  });
+
   it('answers a category page by If-Modified-Since as the route does, and counts a view for each GET (not HEAD)', async () => {
     const page = '/wikis/CATEGORY/iPhone_12';
     await keep(page);

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { etagOf, gzipToKeep, hashOf, INFLATED_SHARE } from '@rc/shared-http';
+import { etagOf, gzipEtagOf, gzipToKeep, hashOf, INFLATED_SHARE } from '@rc/shared-http';
 import { viewsIn, withViews } from './guide-body-template.js';
 
 export interface CachedBody {
@@ -157,7 +157,7 @@ export class GuideBodyCache {
   put(key: string, version: string, json: string, users: readonly number[], pinned: boolean, viewsWindow: number | null = null): { entry: CachedBody; json: string } {
     // The version is the guide's revision id, then its prerequisites' (`<revisionid>.<highest>`).
     const etag = etagOf(hashOf(json), parseInt(version, 10) || null);
-    const tags = { etag, etagGzip: etag.replace(/"$/, '-gzip"'), lastModified: lastModifiedOf(json), version, key, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsWindow };
+    const tags = { etag, etagGzip: gzipEtagOf(etag), lastModified: lastModifiedOf(json), version, key, storedAt: this.now(), users, pinned, views: viewsIn(json), viewsWindow };
     if (!this.admits(key)) {
       let gzip: Buffer | undefined;
       const entry: CachedBody = { ...tags, get gzip() { return (gzip ??= gzipToKeep(json)); } };
@@ -197,7 +197,7 @@ export class GuideBodyCache {
   refreshViews(key: string, entry: CachedBody, views: number, viewsWindow: number | null = null): CachedBody {
     const json = withViews(this.json(entry).toString(), views);
     const etag = etagOf(hashOf(json), parseInt(entry.version, 10) || null);
-    const next: CachedBody = { ...entry, gzip: gzipToKeep(json), etag, etagGzip: etag.replace(/"$/, '-gzip"'), views, viewsWindow };
+    const next: CachedBody = { ...entry, gzip: gzipToKeep(json), etag, etagGzip: gzipEtagOf(etag), views, viewsWindow };
     if (this.entries.peek(key) === entry) {
       this.entries.set(key, next);
       this.inflated.delete(entry);

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import accepts from 'accepts';
 import type { GuideEditors, GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { newestRevisionNamed, NOT_MODIFIED, representsRevision, SerializedJson, ViewWindows } from '@rc/shared-http';
+import { acceptsGzip, newestRevisionNamed, NOT_MODIFIED, representsRevision, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
 import { answerFromPrimary } from '@rc/shared-infra-mikro-orm';
 import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
@@ -12,9 +11,6 @@ import type { GuideBodyStore, VersionWithBody } from './guide-body-store.js';
 import type { GuideReader } from './guide-reader.js';
 import type { GuideVersions } from './guide-versions.js';
 import type { UserPartsCache } from './user-parts.js';
-
-/** Whether the client takes gzip (cached bodies are kept gzipped: sending them so costs nothing). */
-const acceptsGzip = (req: IncomingMessage) => !!req.headers['accept-encoding'] && accepts(req).encoding('gzip', 'identity') === 'gzip';
 
 /** The viewer's fields as an anonymous body has them (presentGuide writes them together, in this order, once). */
 const ANONYMOUS_VIEWER = '"can_edit":false,"favorited":false,"completed":false';

@@ -38,6 +38,14 @@ export function etagOf(hash: string, revisionid?: number | null): string {
   return revisionid ? `"r${revisionid}-${hash}"` : `"${hash}"`;
 }
 
+/**
+ * The ETag of a representation's gzip: its JSON's ETag marked `-gzip` (a strong ETag names one
+ * encoding of the bytes, RFC 9110 §8.8.3; the revision it names stays readable in an `If-Match`).
+ */
+export function gzipEtagOf(etag: string): string {
+  return etag.replace(/"$/, '-gzip"');
+}
+
 /** Whether an `If-None-Match` header names this ETag (weak comparison, RFC 9110 §8.8.3.2) or is `*`. */
 export function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
   if (!header) return false;
@@ -69,17 +77,19 @@ function notModifiedSince(header: string | undefined, modified: number | null): 
  * `ETag`, and `Last-Modified` for a revision of a versioned resource) and its caching headers, then
  * says whether the request's conditions make it a 304 (`If-None-Match`, else `If-Modified-Since`).
  * Answers that already carry an ETag (the guide bodies answered from the cache) are left alone;
- * `hash`: the hash of `bytes` when already known (a kept body's).
+ * `hash`: the hash of `bytes` when already known (a kept body's); with `encoding` `gzip`, `bytes`
+ * are the gzip of the JSON `hash` was taken of, and the ETag is that of the gzip ({@link gzipEtagOf}).
  *
  * Caching: every answer varies on `Authorization`; one to a request with credentials is
  * `Cache-Control: private, no-cache` (what it shows may depend on the viewer), others `public,
  * no-cache` (a shared cache may keep them, but must revalidate each use: it never serves a body
  * older than the API's current one). A `Cache-Control` the route set stays.
  */
-export function conditionalGet(req: IncomingMessage, res: ServerResponse, status: number, bytes: string | Buffer, hash?: string | null): boolean {
+export function conditionalGet(req: IncomingMessage, res: ServerResponse, status: number, bytes: string | Buffer, hash?: string | null, encoding: 'gzip' | null = null): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || status !== 200 || res.hasHeader('ETag')) return false;
   const represented = revisions.get(res);
-  const etag = etagOf(hash ?? hashOf(bytes), represented?.revisionid);
+  const plain = etagOf(hash ?? hashOf(bytes), represented?.revisionid);
+  const etag = encoding === 'gzip' ? gzipEtagOf(plain) : plain;
   res.setHeader('ETag', etag);
   if (represented?.modified != null) res.setHeader('Last-Modified', new Date(represented.modified * 1000).toUTCString());
   vary(res, 'Authorization');

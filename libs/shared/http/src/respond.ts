@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
+import accepts from 'accepts';
+import vary from 'vary';
 import { conditionalGet, sendNotModified } from './conditional.js';
 
 /** `?pretty` (present with any value or none) indents the body. */
@@ -32,23 +34,34 @@ export function sendJson(res: Response, status: number, body: unknown): void {
     res.status(304).end();
     return;
   }
+  if (body instanceof KeptAnswer) {
+    if (status === 200 && res.req) return sendKeptJson(res.req, res, body.kept, body.hash);
+    return sendJsonBytes(res.req, res, status, jsonOf(body.kept), body.hash);
+  }
   const pretty = wantsPretty(res.req);
-  if (body instanceof SerializedJson && body.encoding) res.setHeader('Content-Encoding', body.encoding);
   const text = body instanceof SerializedJson ? body.json : JSON.stringify(body, null, pretty ? 2 : undefined);
-  sendJsonBytes(res.req, res, status, text, body instanceof SerializedJson ? body.hash : null);
+  sendJsonBytes(res.req, res, status, text, body instanceof SerializedJson ? body.hash : null, body instanceof SerializedJson ? body.encoding : null);
 }
 
 /**
  * Sends serialized JSON as every answer goes out (also ahead of Express, see hot-path.ts): a GET's
  * validators, and a 304 when the request's copy is current (conditional.ts); else the status,
- * `Content-Type: application/json` exactly, the length and the bytes (none for HEAD).
+ * `Content-Type: application/json` exactly, `Content-Encoding` for gzipped bytes, the length and
+ * the bytes (none for HEAD). `hash`: of the JSON before any gzip (the ETag of a gzip is that of
+ * its JSON, marked `-gzip`).
  */
-export function sendJsonBytes(req: IncomingMessage | undefined, res: ServerResponse, status: number, bytes: string | Buffer, hash: string | null): void {
-  if (req && conditionalGet(req, res, status, bytes, hash)) return sendNotModified(res);
+export function sendJsonBytes(req: IncomingMessage | undefined, res: ServerResponse, status: number, bytes: string | Buffer, hash: string | null, encoding: 'gzip' | null = null): void {
+  if (req && conditionalGet(req, res, status, bytes, hash, encoding)) return sendNotModified(res);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
+  if (encoding) res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', Buffer.byteLength(bytes));
   res.end(req?.method === 'HEAD' ? undefined : bytes);
+}
+
+/** Whether the request takes a gzipped answer (`Accept-Encoding`, its q-values weighed against identity's). */
+export function acceptsGzip(req: IncomingMessage): boolean {
+  return !!req.headers['accept-encoding'] && accepts(req).encoding('gzip', 'identity') === 'gzip';
 }
 
 /**
@@ -65,6 +78,13 @@ export function gzipToKeep(json: string | Buffer): Buffer {
 export interface KeptJson {
   readonly json: string | Buffer;
   readonly gzipped: boolean;
+  /** The gzip kept of a body answered as it was built (its plain `json` at hand): see {@link gzipOf}. */
+  readonly gzip?: Buffer;
+}
+
+/** The gzip of a kept body, when it is kept gzipped (its `json`, or its `gzip` beside the plain JSON just built); else null. */
+export function gzipOf(kept: KeptJson): Buffer | null {
+  return kept.gzipped ? (kept.json as Buffer) : (kept.gzip ?? null);
 }
 
 /** The kept body's JSON bytes, inflated when it is kept gzipped. */
@@ -73,14 +93,30 @@ export function jsonOf(kept: KeptJson): string | Buffer {
 }
 
 /**
- * Sends a kept body whose hash is known, as {@link sendJsonBytes} does: a 304 is decided on the
- * hash alone, so a body kept gzipped is inflated only when its bytes are sent.
+ * Sends a kept body whose hash is known (a 200 to a GET or HEAD), as {@link sendJsonBytes} does.
+ * A body kept gzipped has two representations, so the answer varies on `Accept-Encoding`: its gzip
+ * as kept to a client that takes gzip (with its own ETag, `"…-gzip"`), else its JSON, inflated
+ * only when sent (a 304 is decided on the hash alone).
  */
 export function sendKeptJson(req: IncomingMessage, res: ServerResponse, kept: KeptJson, hash: string): void {
-  if (kept.gzipped && conditionalGet(req, res, 200, '', hash)) return sendNotModified(res);
+  const gzip = gzipOf(kept);
+  if (gzip !== null) {
+    vary(res, 'Accept-Encoding');
+    if (acceptsGzip(req)) return sendJsonBytes(req, res, 200, gzip, hash, 'gzip');
+    if (kept.gzipped && conditionalGet(req, res, 200, '', hash)) return sendNotModified(res);
+  }
   // A gzipped body's validators are set by now (conditionalGet leaves an answer with an ETag
   // alone); a plain body's are set as sendJsonBytes sends it.
   sendJsonBytes(req, res, 200, jsonOf(kept), hash);
+}
+
+/** A route's answer from a kept body: sent as {@link sendKeptJson} sends it (see `answerOf`). */
+export class KeptAnswer {
+  constructor(
+    readonly kept: KeptJson,
+    /** The hash of its JSON. */
+    readonly hash: string,
+  ) {}
 }
 
 export interface ErrorBody {

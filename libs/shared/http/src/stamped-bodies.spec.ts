@@ -2,7 +2,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { hashOf } from './conditional.js';
-import { jsonOf, sendKeptJson, SerializedJson } from './respond.js';
+import { jsonOf, KeptAnswer, sendJson, sendKeptJson, SerializedJson } from './respond.js';
+import type { Response } from 'express';
 import { answerOf, GZIPPED_ENTRY_OVERHEAD_BYTES, StampedBodies } from './stamped-bodies.js';
 
 /** A page-like body of 30 guides (about 5 KB of JSON that compresses as pages do), different for each `n`. */
@@ -81,8 +82,8 @@ describe('StampedBodies', () => {
 
   it('answers the kept bytes with their hash, so the ETag is not computed again', () => {
     const answer = answerOf(new StampedBodies(1024).put('k', '1', { b: 2 }, null));
-    expect(answer).toBeInstanceOf(SerializedJson);
-    expect(answer.json).toBe('{"b":2}');
+    expect(answer).toBeInstanceOf(KeptAnswer);
+    expect(answer.kept.json).toBe('{"b":2}');
     expect(answer.hash).toBe(hashOf('{"b":2}'));
   });
 });
@@ -99,8 +100,10 @@ describe('StampedBodies kept gzipped', () => {
     expect(kept.json.length).toBeLessThan(json.length / 4);
     expect(gunzipSync(kept.json).toString()).toBe(json);
     expect(kept.hash).toBe(hashOf(json));
-    expect(answerOf(kept).json.toString()).toBe(json);
+    expect(jsonOf(answerOf(kept).kept).toString()).toBe(json);
     expect(answerOf(kept).hash).toBe(hashOf(json));
+    // The answer of the build carries the gzip it kept, for clients that take gzip.
+    expect(answered.gzip).toBe(kept.json);
     expect(bodies.get('/wikis/CATEGORY/A', '4')).toBeNull();
   });
 
@@ -154,6 +157,56 @@ describe('sendKeptJson', () => {
     expect(res.statusCode).toBe(304);
     expect(sent.body).toBeUndefined();
     expect(() => jsonOf(broken)).toThrow();
+  });
+
+  it('sends the gzip as kept to a client that takes gzip, with its own ETag, varying on Accept-Encoding', () => {
+    const { req, res, sent } = exchange('GET', { 'accept-encoding': 'gzip, deflate, br' });
+    sendKeptJson(req, res, kept, kept.hash);
+    expect(res.statusCode).toBe(200);
+    expect(sent.body).toBe(kept.json);
+    expect(gunzipSync(sent.body as Buffer).toString()).toBe(json);
+    expect(res.getHeader('Content-Encoding')).toBe('gzip');
+    expect(res.getHeader('Content-Length')).toBe((kept.json as Buffer).length);
+    expect(res.getHeader('ETag')).toBe(`"${hashOf(json)}-gzip"`);
+    expect(res.getHeader('Vary')).toMatch(/Accept-Encoding/);
+    // A client that refuses gzip (q=0) gets the JSON, which varies too.
+    const refused = exchange('GET', { 'accept-encoding': 'gzip;q=0, identity' });
+    sendKeptJson(refused.req, refused.res, kept, kept.hash);
+    expect(refused.sent.body?.toString()).toBe(json);
+    expect(refused.res.getHeader('Content-Encoding')).toBeUndefined();
+    expect(refused.res.getHeader('Vary')).toMatch(/Accept-Encoding/);
+  });
+
+  it("answers 304 to the gzip's own ETag only: the JSON's names another representation", () => {
+    const current = exchange('GET', { 'accept-encoding': 'gzip', 'if-none-match': `"${kept.hash}-gzip"` });
+    sendKeptJson(current.req, current.res, kept, kept.hash);
+    expect(current.res.statusCode).toBe(304);
+    expect(current.sent.body).toBeUndefined();
+    expect(current.res.getHeader('Content-Encoding')).toBeUndefined();
+    const other = exchange('GET', { 'accept-encoding': 'gzip', 'if-none-match': `"${kept.hash}"` });
+    sendKeptJson(other.req, other.res, kept, kept.hash);
+    expect(other.res.statusCode).toBe(200);
+    expect(other.res.getHeader('Content-Encoding')).toBe('gzip');
+  });
+
+  it('sends the answer of a build as it is to one client and its kept gzip to another, compressing nothing again', () => {
+    const bodies = new StampedBodies(1024 * 1024, Infinity, Date.now, { gzip: true });
+    const built = bodies.put('b', '1', page(3), null);
+    const plain = exchange('GET');
+    sendKeptJson(plain.req, plain.res, built, built.hash);
+    expect(plain.sent.body).toBe(built.json);
+    expect(plain.res.getHeader('Vary')).toMatch(/Accept-Encoding/);
+    const gzip = exchange('GET', { 'accept-encoding': 'gzip' });
+    sendKeptJson(gzip.req, gzip.res, built, built.hash);
+    expect(gzip.sent.body).toBe(bodies.get('b', '1')!.json);
+  });
+
+  it("is how a route's answerOf goes out through sendJson", () => {
+    const { req, res, sent } = exchange('GET', { 'accept-encoding': 'gzip' });
+    Object.assign(res, { req });
+    sendJson(res as unknown as Response, 200, answerOf(kept));
+    expect(sent.body).toBe(kept.json);
+    expect(res.getHeader('ETag')).toBe(`"${hashOf(json)}-gzip"`);
   });
 
   it('sends no body to a HEAD, and a plain kept body as it is', () => {

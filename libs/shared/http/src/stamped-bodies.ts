@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { hashOf } from './conditional.js';
 import type { Request } from 'express';
-import { gzipToKeep, jsonOf, SerializedJson, wantsPretty, type KeptJson } from './respond.js';
+import { gzipToKeep, KeptAnswer, SerializedJson, wantsPretty, type KeptJson } from './respond.js';
 import { stampFor } from './hot-path.js';
 
 /** A body kept with the content stamp read before it was built, its compact JSON and the hash of those bytes. */
@@ -110,7 +110,8 @@ export class StampedBodies<T = null> {
    * Keeps the body (serialized here; an uncompressed SerializedJson is kept as its bytes, string or
    * buffer, with its hash when it has one) built after `stamp` was read; answers it ready to send.
    * `since`: see {@link StampedBody.since} (default: now). In a cache that keeps its bodies gzipped,
-   * the answer is the entry with its JSON as it is (not the object kept: nothing to inflate).
+   * the answer is the entry with its JSON as it is and the gzip kept beside it (`gzip`: nothing to
+   * inflate for one client, nothing to compress again for another).
    */
   put(key: string, stamp: string, body: unknown, extra: T, since?: number | null): StampedBody<T> {
     const serialized = body instanceof SerializedJson && body.encoding === null ? body : null;
@@ -118,8 +119,12 @@ export class StampedBodies<T = null> {
     const at = this.now();
     const entry: StampedBody<T> = { stamp, json, gzipped: false, hash: serialized?.hash ?? hashOf(json), extra, at, since: since === undefined ? at : since };
     // Gzipped only to be kept: a cache that keeps nothing answers the JSON as it is.
-    if (this.options.gzip === true && this.entries !== null) this.entries.set(key, { ...entry, json: gzipToKeep(json), gzipped: true });
-    else this.entries?.set(key, entry);
+    if (this.options.gzip === true && this.entries !== null) {
+      const gzip = gzipToKeep(json);
+      this.entries.set(key, { ...entry, json: gzip, gzipped: true });
+      return { ...entry, gzip };
+    }
+    this.entries?.set(key, entry);
     return entry;
   }
 
@@ -144,9 +149,13 @@ export class StampedBodies<T = null> {
   }
 }
 
-/** The kept body as a handler's answer: its JSON bytes (inflated when kept gzipped), with the ETag of their hash (see conditionalGet). */
-export function answerOf(entry: StampedBody<unknown>): SerializedJson {
-  return new SerializedJson(jsonOf(entry), null, entry.hash);
+/**
+ * The kept body as a handler's answer, sent as it is sent ahead of Express (sendKeptJson): its JSON
+ * with the ETag of its hash, or, from a cache that keeps bodies gzipped, its gzip to a client that
+ * takes it (varying on `Accept-Encoding`).
+ */
+export function answerOf(entry: StampedBody<unknown>): KeptAnswer {
+  return new KeptAnswer(entry, entry.hash);
 }
 
 /** Where the content stamp is read (ContentStampReader in the shared infra library). */
