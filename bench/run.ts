@@ -382,6 +382,10 @@ async function main(): Promise<void> {
       row.ratioStatic = staticRps ? Math.round((row.rps / staticRps) * 1000) / 1000 : undefined;
     }
     const apiHighWater = highWaterMb(api.child.pid);
+    // What the server had to work with: the same data runs differently when it fits its buffers.
+    const { rows: [settings] } = await db.query<{ version: string; shared_buffers: string; size_mb: string }>(
+      `SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS shared_buffers, (pg_database_size(current_database()) / 1048576)::text AS size_mb`,
+    );
     if (api.child.outputBytes() > 100_000) log(`the API printed ${Math.round(api.child.outputBytes() / 1024)} KB of log during the run; the last lines:\n${api.child.output().slice(-1500)}`);
     const counts = countsFor(options.scale);
     const meta = {
@@ -406,10 +410,11 @@ async function main(): Promise<void> {
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), loadBefore: loadBefore.map((l) => Math.round(l * 100) / 100), loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
       node: process.version,
       database: server.description,
+      databaseServer: { version: settings!.version, sharedBuffers: settings!.shared_buffers, databaseMb: Number(settings!.size_mb) },
       logLevel: options.logLevel,
       webConcurrency: process.env['WEB_CONCURRENCY'] ?? null,
     };
-    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs)\n\n`);
+    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs); PostgreSQL ${meta.databaseServer.version} (${meta.database}), shared_buffers ${meta.databaseServer.sharedBuffers}, database ${meta.databaseServer.databaseMb} MB\n\n`);
     process.stdout.write(`${table(rows)}\n\n`);
     if (media) {
       process.stdout.write(
