@@ -601,13 +601,14 @@ async function loadImages(client: pg.Client, tables: Tables, p: Plan): Promise<R
     return {};
   }
   const created = timestamp(new Date(EPOCH));
-  const images = await client.query(
-    `INSERT INTO media_images (id, guid, owner_id, src_id, filename, format, has_alpha, byte_size, source_width, source_height, orientation, crop, rotation, width, height, ratio, version, exif, status, created_at)
-     SELECT g, 'i' || g, 1 + g % $2, NULL, 'photo-' || g || '.jpg', 'jpeg', false, 3400000 + g % 400000, 4000, 3000, 1, NULL, 0, 4000, 3000, 'FOUR_THREE', 1, '{}'::jsonb, 'ready', $3::timestamptz
-       FROM generate_series(1, $1::int) g`,
-    [p.counts.images, p.counts.users, created],
-  );
   const sizes = Object.values(IMAGE_SIZES);
+  // Every size made, named on the image's row too (in name order), as the media repository writes them.
+  const images = await client.query(
+    `INSERT INTO media_images (id, guid, owner_id, src_id, filename, format, has_alpha, byte_size, source_width, source_height, orientation, crop, rotation, width, height, ratio, version, exif, status, created_at, shown_sizes)
+     SELECT g, 'i' || g, 1 + g % $2, NULL, 'photo-' || g || '.jpg', 'jpeg', false, 3400000 + g % 400000, 4000, 3000, 1, NULL, 0, 4000, 3000, 'FOUR_THREE', 1, '{}'::jsonb, 'ready', $3::timestamptz, $4::varchar(10)[]
+       FROM generate_series(1, $1::int) g`,
+    [p.counts.images, p.counts.users, created, sizes.map((size) => size.name).sort()],
+  );
   const imageSizes = await client.query(
     `INSERT INTO media_image_sizes (image_id, size, version, width, height, format, byte_size)
      SELECT g, s.name, 1, s.width, s.height, 'jpeg', s.width * s.height / 6 + g % 1000

@@ -35,6 +35,7 @@ import { SharpImageProcessor } from '../processing/sharp-image-processor.js';
 import { FileTypeSniffer } from '../processing/file-type-sniffer.js';
 import { CryptoGuidSource } from '../processing/crypto-guid-source.js';
 import { mediaMigrations } from '../migrations/index.js';
+import { SHOWN_SIZES_BACKFILL_SQL } from '../migrations/20261204100000-media-images-shown-sizes.js';
 import { mediaSchemas, mediaTables } from './media.schemas.js';
 import { MikroOrmMediaRepository } from './mikro-orm-media.repository.js';
 import { PgUploadAllowance } from './pg-upload-allowance.js';
@@ -122,6 +123,11 @@ describe('media persistence (PostgreSQL)', () => {
       [2, ['thumbnail']],
       [1, ['huge']],
     ]);
+    // The migration's backfill names the same sizes from the size rows (the stale one left out).
+    await em.execute(`UPDATE media_images SET shown_sizes = '{}'`);
+    expect(byId(await inContext(() => repo.findShownImages(ids))).every((image) => image.sizes.length === 0)).toBe(true);
+    await em.execute(SHOWN_SIZES_BACKFILL_SQL);
+    expect(byId(await inContext(() => repo.findShownImages(ids)))).toEqual(byId(shown));
   });
 
   it('lists a library newest first with ratio and size filters, leaving deleted images out', async () => {

@@ -33,6 +33,8 @@ export const MediaImageRowSchema = new EntitySchema<Record<string, unknown>>({
     status: { type: 'string', length: 10 },
     ...dates,
     purgedAt: { type: 'datetime', nullable: true, fieldName: 'purged_at' },
+    /** The names of the sizes made of the current version (see the repository's SHOWN_IMAGES). */
+    shownSizes: { type: 'string[]', columnType: 'varchar(10)[]', defaultRaw: `'{}'`, fieldName: 'shown_sizes' },
   },
 });
 

@@ -83,13 +83,10 @@ const IMAGES_WITH_SIZES = new PreparedStatement(
 
 /**
  * What content shows of images (their Image objects), on every first read of a guide, page, list or
- * search answer: the names of the sizes made of each one's current version, nothing else (read from
- * the index `media_image_sizes_version_idx` alone once the table is vacuumed).
+ * search answer: the names of the sizes made of each one's current version, nothing else, from the
+ * image's row alone (`shown_sizes`, written with the sizes by saveImage).
  */
-const SHOWN_IMAGES = new PreparedStatement(
-  `SELECT i.id, i.guid, i.version, ARRAY(SELECT s.size FROM media_image_sizes s WHERE s.image_id = i.id AND s.version = i.version) AS sizes
-   FROM media_images i WHERE i.id = ANY(?::int[]) AND i.purged_at IS NULL`,
-);
+const SHOWN_IMAGES = new PreparedStatement(`SELECT i.id, i.guid, i.version, i.shown_sizes AS sizes FROM media_images i WHERE i.id = ANY(?::int[]) AND i.purged_at IS NULL`);
 
 export class MikroOrmMediaRepository extends MediaRepository {
   constructor(private readonly em: EntityManager) {
@@ -148,13 +145,16 @@ export class MikroOrmMediaRepository extends MediaRepository {
     return this.withSizes(rows);
   }
 
+  /** The image's row, and its sizes (those of its current version) in place of those it had, named on the row too (`shown_sizes`, in name order). */
   async saveImage(image: Image): Promise<void> {
     const s = image.state;
+    const sizes = Object.entries(s.renditions) as [RenditionName, RenditionInfo][];
     await this.em.execute(
-      `INSERT INTO media_images (${IMAGE_COLUMNS}, ratio)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?)
+      `INSERT INTO media_images (${IMAGE_COLUMNS}, ratio, shown_sizes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))::varchar(10)[])
        ON CONFLICT (id) DO UPDATE SET crop = excluded.crop, rotation = excluded.rotation, width = excluded.width, height = excluded.height,
-         ratio = excluded.ratio, version = excluded.version, status = excluded.status, deleted_at = excluded.deleted_at, purged_at = excluded.purged_at`,
+         ratio = excluded.ratio, version = excluded.version, status = excluded.status, deleted_at = excluded.deleted_at, purged_at = excluded.purged_at,
+         shown_sizes = excluded.shown_sizes`,
       [
         s.id,
         s.guid,
@@ -178,10 +178,10 @@ export class MikroOrmMediaRepository extends MediaRepository {
         s.deletedAt,
         s.purgedAt,
         image.ratio,
+        JSON.stringify(sizes.map(([size]) => size).sort()),
       ],
     );
     await this.em.execute('DELETE FROM media_image_sizes WHERE image_id = ?', [s.id]);
-    const sizes = Object.entries(s.renditions) as [RenditionName, RenditionInfo][];
     if (sizes.length) {
       await this.em.execute(
         `INSERT INTO media_image_sizes (image_id, size, version, width, height, format, byte_size)
