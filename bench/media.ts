@@ -3,6 +3,7 @@
 // the same files in the same run (the limit), and the API's peak RSS while ten large uploads
 // arrive at once. The photographs are drawn with sharp once and kept under the data directory.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { IMAGE_SIZES, RENDITION_NAMES, renditionDimensions } from '@rc/media-domain';
@@ -89,15 +90,34 @@ interface Uploaded {
   readonly image: { readonly id: number } & Record<string, unknown>;
 }
 
-async function upload(origin: string, token: string, bytes: Buffer, name: string): Promise<Uploaded> {
-  const res = await fetch(`${origin}/api/2.0/user/media/images?file=${encodeURIComponent(name)}`, {
-    method: 'POST',
-    headers: { Authorization: `api ${token}`, 'Content-Type': 'image/jpeg' },
-    body: bytes,
+/**
+ * Posts an upload on a connection of its own (node:http rather than fetch: an answer the API sends
+ * before it has read the whole body, a refusal, is read and reported, where fetch reports only
+ * the broken pipe that follows it).
+ */
+function upload(origin: string, token: string, bytes: Buffer, name: string): Promise<Uploaded> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request(`${origin}/api/2.0/user/media/images?file=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      agent: false,
+      headers: { Authorization: `api ${token}`, 'Content-Type': 'image/jpeg', 'Content-Length': bytes.length },
+    });
+    req.on('response', (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        if (res.statusCode !== 200) return reject(new Error(`upload of ${name} answered ${res.statusCode} (${res.headers['connection'] ?? ''}): ${text.slice(0, 300)}`));
+        resolve(JSON.parse(text) as Uploaded);
+      });
+    });
+    // A write cut short by an early answer: the answer says why (read above); without one, the error does.
+    req.on('error', (error) => setTimeout(() => answered || reject(new Error(`upload of ${name} failed after ${req.socket?.bytesWritten ?? 0} bytes sent: ${error.message}`)), 1000));
+    req.end(bytes);
   });
-  const body = (await res.json()) as Uploaded & { message?: string };
-  if (res.status !== 200) throw new Error(`upload of ${name} answered ${res.status}: ${body.message ?? ''}`);
-  return body;
 }
 
 /** Waits until every size of the image is listed (the sizes are made in the background). */
