@@ -111,7 +111,11 @@ function upload(origin: string, token: string, bytes: Buffer, name: string): Pro
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
         if (res.statusCode !== 200) return reject(new Error(`upload of ${name} answered ${res.statusCode} (${res.headers['connection'] ?? ''}): ${text.slice(0, 300)}`));
-        resolve(JSON.parse(text) as Uploaded);
+        try {
+          resolve(JSON.parse(text) as Uploaded);
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
       });
     });
     // A write cut short by an early answer: the answer says why (read above); without one, the error does.
