@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GuideEditors, GuideId } from '@rc/guides-domain';
 import vary from 'vary';
-import { acceptsGzip, newestRevisionNamed, NOT_MODIFIED, representsRevision, SerializedJson, ViewWindows } from '@rc/shared-http';
+import { acceptsGzip, newestRevisionNamed, NOT_MODIFIED, representsRevision, sendJsonBytes, SerializedJson, ViewWindows } from '@rc/shared-http';
 import type { ViewCounter } from '@rc/shared-kernel';
 import { answerFromPrimary } from '@rc/shared-infra-mikro-orm';
 import { notModified, type CachedBody, type GuideBodyCache } from './guide-body-cache.js';
@@ -220,12 +220,8 @@ export class PublicGuideBodies {
       res.end();
       return;
     }
-    const bytes = gzip ? entry.gzip : (json ?? this.cache.json(entry));
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/json');
-    if (gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Content-Length', typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length);
-    res.end(req.method === 'HEAD' ? undefined : bytes);
+    // Its validators are set above: sendJsonBytes sends the bytes as every answer goes out.
+    sendJsonBytes(req, res, 200, gzip ? entry.gzip : (json ?? this.cache.json(entry)), null, gzip ? 'gzip' : null);
   }
 
   private setHeaders(entry: CachedBody, res: ServerResponse, gzip: boolean): void {
