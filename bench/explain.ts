@@ -58,6 +58,8 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
   const { writeId, revisionid } = await one<{ writeId: number; revisionid: number }>(
     'SELECT id AS "writeId", revisionid FROM guides WHERE is_public AND deleted_at IS NULL AND cardinality(prerequisites) = 0 ORDER BY id DESC OFFSET 5000 LIMIT 1',
   );
+  // A thread with replies (none before generator version 5).
+  const thread = await one<{ id: number } | undefined>('SELECT parent_id AS id FROM comments WHERE parent_id IS NOT NULL ORDER BY parent_id LIMIT 1').catch(() => undefined);
   // Search probes are not warmed: a warm-up would leave their ranking in the per-process cache
   // (queries with 500+ matches), and the first request of a query is the one that costs.
   const probes: { label: string; path: string; init?: (token: string) => RequestInit; cold?: boolean }[] = [
@@ -66,6 +68,7 @@ export async function runExplain(url: string, _options: BenchOptions, log: (line
     { label: `GET /guides at offset 90% (${Math.floor(live * 0.9)})`, path: `/guides?limit=20&offset=${Math.floor(live * 0.9)}` },
     { label: 'GET /categories', path: '/categories' },
     { label: `GET /wikis/CATEGORY/${title}`, path: `/wikis/CATEGORY/${encodeURIComponent(title.replace(/ /g, '_'))}` },
+    ...(thread ? [{ label: `GET /comments/${thread.id} (a thread with its replies)`, path: `/comments/${thread.id}` }] : []),
     { label: 'GET /search/battery (first request of the query)', path: '/search/battery', cold: true },
     { label: 'GET /search/battery (its ranking kept)', path: '/search/battery', cold: true },
     { label: 'GET /search/kettle heater (a kind of device and a part)', path: '/search/kettle%20heater', cold: true },

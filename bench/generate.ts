@@ -7,7 +7,7 @@ import { readSchema, secondaryIndexes, TableLoader, type Schema } from './lib/sc
 import { ADJECTIVES, FAMILIES, FILLER, GENERIC_NOUNS, MAKERS, NAME_WORDS, NOUNS, PART_NOUNS, TAGS, TOOLS, VERBS } from './lib/words.js';
 
 /** Bumped whenever the generated data changes shape: `--reuse` then regenerates. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 /** The password of every generated account (public: these are benchmark accounts). */
 export const BENCH_PASSWORD = 'bench-password-1234';
@@ -50,6 +50,9 @@ const GUIDE_TYPES = ['replacement', 'replacement', 'replacement', 'repair', 'dis
 const DIFFICULTIES = ['Very easy', 'Easy', 'Moderate', 'Difficult', 'Very difficult'];
 const BULLETS = ['black', 'red', 'orange', 'yellow', 'light_blue', 'blue', 'green', 'violet', 'icon_note', 'icon_caution', 'icon_reminder'];
 const BULLET_WEIGHTS = [60, 6, 5, 4, 3, 3, 3, 2, 6, 5, 3];
+
+/** The share of public guides with comments on them or on their steps. */
+const DISCUSSED_SHARE = 0.05;
 
 const cap = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -133,6 +136,8 @@ interface Plan {
   readonly prereqs: number;
   /** Public guide ids, most popular first (favourites and completions follow this order). */
   readonly popular: number[];
+  /** Per guide id: 1 when the guide has comments (a few percent of the public guides). */
+  readonly discussed: Uint8Array;
 }
 
 function plan(scale: number, seed: number): Plan {
@@ -148,7 +153,11 @@ function plan(scale: number, seed: number): Plan {
   const popular: number[] = [];
   for (let id = 1; id <= counts.guides; id++) if (visibility[id] === 0) popular.push(id);
   r.shuffle(popular);
-  return { counts, categories, leaves: categories.filter((c) => c.leaf), visibility, prereqs, popular };
+  // Drawn on a stream of their own, so that adding comments left every other table as it was.
+  const talk = new Random(seed, 8);
+  const discussed = new Uint8Array(counts.guides + 1);
+  for (let id = 1; id <= counts.guides; id++) if (visibility[id] === 0 && talk.chance(DISCUSSED_SHARE)) discussed[id] = 1;
+  return { counts, categories, leaves: categories.filter((c) => c.leaf), visibility, prereqs, popular, discussed };
 }
 
 interface Tables {
@@ -219,6 +228,10 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
     if (teams) Object.assign(rows, teams);
 
     t = Date.now();
+    Object.assign(rows, await loadComments(control, tables, p, options.seed));
+    log(`  comments: ${rows['comments'] ?? 0} on ${p.discussed.reduce((n, d) => n + d, 0)} guides and their steps in ${secs(t)}`);
+
+    t = Date.now();
     // Two connections build the indexes in parallel (the GIN search indexes are the slow ones).
     const queue = [...indexes].sort((x, y) => Number(y.definition.includes('gin')) - Number(x.definition.includes('gin')));
     await Promise.all(
@@ -235,6 +248,7 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
       b.query('VACUUM (ANALYZE) guides, guide_marks, guide_tags, users'),
       c.query('VACUUM (ANALYZE) guide_steps, guide_revisions, wiki_pages, wiki_revisions'),
       control.query('VACUUM (ANALYZE) media_images, media_image_sizes').catch(() => undefined),
+      control.query('VACUUM (ANALYZE) comments').catch(() => undefined),
     ]);
     log(`  sequences set, vacuumed and analysed in ${secs(t)}`);
   } finally {
@@ -356,7 +370,7 @@ interface GuideSinks {
  * loaded first and the (identical, seeded) pass is made again for the tables that refer to them.
  */
 async function loadGuides(parallel: pg.Client[] | null, connect: () => Promise<pg.Client>, tables: Tables, p: Plan, seed: number): Promise<Record<string, number>> {
-  const guideColumns = ['id', 'revisionid', 'author_id', 'contributor_ids', 'title', 'category', 'subject', 'type', 'difficulty', 'summary', 'introduction', 'conclusion', 'time_required_min', 'time_required_max', 'image_id', 'parts', 'tools', 'prerequisites', 'flags', 'is_public', 'locale', 'created_at', 'modified_at', 'published_at', 'deleted_at', 'steps_text'];
+  const guideColumns = ['id', 'revisionid', 'author_id', 'contributor_ids', 'title', 'category', 'subject', 'type', 'difficulty', 'summary', 'introduction', 'conclusion', 'time_required_min', 'time_required_max', 'image_id', 'parts', 'tools', 'prerequisites', 'flags', 'is_public', 'locale', 'created_at', 'modified_at', 'published_at', 'deleted_at', 'steps_text', '?discussion_seq'];
   const stepColumns = ['id', 'guide_id', 'orderby', 'revisionid', 'title', 'lines', 'media'];
   const revisionColumns = ['guide_id', 'revisionid', 'snapshot', 'editor_id', 'created_at'];
   if (parallel) {
@@ -504,6 +518,8 @@ async function eachGuide(p: Plan, seed: number, sink: GuideSinks): Promise<void>
       timestamp(state.publishedAt),
       timestamp(state.deletedAt),
       copyText(textParts.join('\n')),
+      // A guide with comments has a discussion stamp above 0 (each comment's transaction bumps it).
+      String(p.discussed[id] ? id : 0),
     ]);
     await sink.steps(steps.map((s) => [String(s.id), String(id), String(s.orderby), String(s.revisionid), copyText(s.title), json(s.lines), json(s.media)]));
     await sink.revision([String(id), String(revisionid), json({ state, steps }), String(authorId), timestamp(modified)]);
@@ -589,6 +605,49 @@ async function loadTeams(client: pg.Client, tables: Tables, p: Plan, seed: numbe
 }
 
 /**
+ * Comment threads on the guides the plan marks as discussed: one to a few on the guide, sometimes
+ * one on a step, each with up to four replies (threads are one level deep), by users other than
+ * the bench's writers, in plain text (no markup), as the community context stores them.
+ */
+async function loadComments(client: pg.Client, tables: Tables, p: Plan, seed: number): Promise<Record<string, number>> {
+  if (!tables.schema.has('comments')) {
+    tables.warn('no comments table: guides have no discussions');
+    return {};
+  }
+  const ids: number[] = [];
+  for (let id = 1; id <= p.counts.guides; id++) if (p.discussed[id]) ids.push(id);
+  const { rows: stepRanges } = await client.query<{ guide_id: number; first: number; n: number }>(
+    'SELECT guide_id, min(id) AS first, count(*)::int AS n FROM guide_steps WHERE guide_id = ANY($1::int[]) GROUP BY guide_id',
+    [ids],
+  );
+  const steps = new Map(stepRanges.map((row) => [row.guide_id, row]));
+  const r = new Random(seed, 9);
+  const prose = new Prose(r);
+  const comments = new TableLoader(client, tables.schema, 'comments', ['id', 'context', 'context_id', 'guide_id', 'parent_id', 'author_id', 'text', 'langid', 'created_at', 'modified_at', 'deleted_at'], tables.warn);
+  let commentId = 0;
+  const author = () => String(r.int(WRITERS + LOGIN_USERS + 1, p.counts.users));
+  const write = async (context: string, contextId: number, guideId: number, parentId: number | null, created: Date) => {
+    const id = ++commentId;
+    const modified = r.chance(0.1) ? new Date(created.getTime() + r.int(10, 300) * 1000) : null;
+    const text = r.chance(0.7) ? prose.sentence(6, 24) : prose.paragraph(r.int(2, 4));
+    await comments.row([String(id), context, String(contextId), String(guideId), parentId === null ? NULL : String(parentId), author(), copyText(text), r.chance(0.7) ? 'en' : NULL, timestamp(created), timestamp(modified), NULL]);
+    return id;
+  };
+  for (const guideId of ids) {
+    const targets: [string, number][] = Array.from({ length: r.weighted([1, 2, 3, 5], [50, 25, 15, 10]) }, () => ['guide', guideId]);
+    const range = steps.get(guideId);
+    if (range && r.chance(0.3)) targets.push(['step', range.first + r.int(0, range.n - 1)]);
+    for (const [context, contextId] of targets) {
+      const created = new Date(NOW - 30 * 86_400_000 - Math.floor(r.next() * 2 * 365 * 86_400_000));
+      const parent = await write(context, contextId, guideId, null, created);
+      const replies = r.weighted([0, 1, 2, 4], [40, 30, 20, 10]);
+      for (let i = 1; i <= replies; i++) await write(context, contextId, guideId, parent, new Date(created.getTime() + i * r.int(1, 72) * 3_600_000));
+    }
+  }
+  return { comments: await comments.end() };
+}
+
+/**
  * The images content shows, as the media context stores an upload made into every size: a 12 MP
  * JPEG (4:3) of one of the users, ready, version 1, with the nine sizes of the current version.
  * Their files are not written (the media-size scenario uploads its own): what a guide's body
@@ -654,6 +713,9 @@ async function setSequences(client: pg.Client): Promise<void> {
   if (await exists('guide_revision_seq')) {
     await client.query(`SELECT setval('guide_revision_seq', GREATEST(1, (SELECT max(m) FROM (
       SELECT max(revisionid) AS m FROM guides UNION ALL SELECT max(revisionid) FROM guide_steps UNION ALL SELECT max(revisionid) FROM guide_revisions) x)))`);
+  }
+  if (await exists('guide_discussion_seq')) {
+    await client.query(`SELECT setval('guide_discussion_seq', GREATEST(1, (SELECT max(discussion_seq) FROM guides)))`);
   }
   if (await exists('wiki_revision_seq')) {
     await client.query(`SELECT setval('wiki_revision_seq', GREATEST(1, (SELECT max(m) FROM (SELECT max(revisionid) AS m FROM wiki_pages UNION ALL SELECT max(revisionid) FROM wiki_revisions) x)))`);

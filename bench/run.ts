@@ -150,18 +150,18 @@ function firstDifference(a: unknown, b: unknown, path = ''): string {
 }
 
 /** The floor must answer what the API answers: compares both bodies for a sample of guides (with and without prerequisites). */
-async function checkFloor(ctx: BenchContext, ids: number[]): Promise<{ compared: number; differing: number; example: string }> {
+async function checkFloor(ctx: BenchContext, ids: readonly number[], resource: 'guides' | 'comments' = 'guides'): Promise<{ compared: number; differing: number; example: string }> {
   let differing = 0;
   let example = '';
   for (const id of ids) {
     // Without `views`: a live counter (the API shows it per window, the floor as stored now).
     const [api, floor] = await Promise.all(
-      [ctx.origins.api, ctx.origins.floor].map(async (origin) => ({ ...((await (await fetch(`${origin}/api/2.0/guides/${id}`)).json()) as object), views: undefined })),
+      [ctx.origins.api, ctx.origins.floor].map(async (origin) => ({ ...((await (await fetch(`${origin}/api/2.0/${resource}/${id}`)).json()) as object), views: undefined })),
     );
     const difference = firstDifference(api, floor);
     if (difference) {
       differing++;
-      example ||= `guide ${id} ${difference}`;
+      example ||= `${resource === 'guides' ? 'guide' : 'comment'} ${id} ${difference}`;
     }
   }
   return { compared: ids.length, differing, example };
@@ -265,7 +265,14 @@ async function loadContext(db: pg.Pool, origins: Record<Target, string>, options
   const live = (await db.query<{ id: number }>('SELECT id FROM guides WHERE is_public AND deleted_at IS NULL ORDER BY id')).rows.map((r) => r.id);
   const categories = (await db.query<{ title: string }>(`SELECT title FROM wiki_pages WHERE namespace = 'CATEGORY' AND deleted_at IS NULL ORDER BY id`)).rows.map((r) => r.title);
   const popular = new Random(options.seed, 99).shuffle([...live]);
-  return { origins, db, seed: options.seed, connections: options.connections, live, popular, zipf: new Zipf(popular.length), categories, etagSample: options.etagSample, mediaDir: mediaDirOf(options), log };
+  const threadIds = await db.query<{ id: number }>(
+    `SELECT c.id FROM comments c JOIN guides g ON g.id = c.guide_id AND g.is_public AND g.deleted_at IS NULL WHERE c.parent_id IS NULL AND c.deleted_at IS NULL ORDER BY c.id`,
+  ).then((result) => result.rows.map((r) => r.id), () => [] as number[]);
+  const threads = new Random(options.seed, 98).shuffle(threadIds);
+  return {
+    origins, db, seed: options.seed, connections: options.connections, live, popular, zipf: new Zipf(popular.length), categories,
+    threads, threadZipf: new Zipf(Math.max(1, threads.length)), etagSample: options.etagSample, mediaDir: mediaDirOf(options), log,
+  };
 }
 
 async function main(): Promise<void> {
@@ -299,7 +306,7 @@ async function main(): Promise<void> {
     else log(firstArchive.seconds === 0 ? 'offline archive: already built' : `first offline archive built in ${firstArchive.seconds.toFixed(1)} s, API peak RSS during the build ${firstArchive.peakRssMb} MB, the build's process ${firstArchive.buildPeakRssMb} MB`);
     const floor = await startReference('floor', url);
     children.push(floor.child);
-    const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '', lookup: '' };
+    const origins: Record<Target, string> = { api: api.origin, floor: floor.origin, static: '', lookup: '', 'thread-floor': floor.origin };
     const ctx0 = await loadContext(db, origins, options);
 
     // The static body: the guide of median size among a sample, as the floor builds it.
@@ -319,12 +326,17 @@ async function main(): Promise<void> {
     const withPrerequisites = (await db.query<{ id: number }>(`SELECT id FROM guides WHERE is_public AND deleted_at IS NULL AND cardinality(prerequisites) > 0 ORDER BY id LIMIT 5`)).rows.map((row) => row.id);
     const fidelity = await checkFloor(ctx, [...sample.slice(0, 15), ...withPrerequisites]);
     log(`floor vs API bodies: ${fidelity.compared - fidelity.differing} of ${fidelity.compared} identical${fidelity.example ? ` (first difference: ${fidelity.example})` : ''}`);
+    const threadFidelity = await checkFloor(ctx, ctx.threads.slice(0, 20), 'comments');
+    log(`floor vs API comment threads: ${threadFidelity.compared - threadFidelity.differing} of ${threadFidelity.compared} identical${threadFidelity.example ? ` (first difference: ${threadFidelity.example})` : ''}`);
 
-    const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child, lookup: lookupRef.child };
+    const processes: Record<Target, Child> = { api: api.child, floor: floor.child, static: staticRef.child, lookup: lookupRef.child, 'thread-floor': floor.child };
     // `--only` names scenarios exactly, or by prefix when no scenario has that exact name.
     const all = scenarios();
     const wanted = (name: string) => options.only.some((o) => name === o || (!all.some((s) => s.name === o) && name.startsWith(o)));
-    const chosen = all.filter((s) => s.target === 'floor' || s.target === 'static' || !options.only.length || wanted(s.name));
+    // The references always run; the comment thread's only with the comment thread.
+    const chosen = all
+      .filter((s) => s.target === 'floor' || s.target === 'static' || !options.only.length || wanted(s.name) || (s.target === 'thread-floor' && wanted('comment-thread')))
+      .filter((s) => ctx.threads.length > 0 || !s.name.startsWith('comment-thread'));
     // The write scenarios' accounts log in before the login scenario uses up the login rate limit.
     if (chosen.some((scenario) => scenario.name === 'patch' || scenario.name.startsWith('mixed'))) await writerTokens(ctx);
     const rows: Row[] = [];
@@ -375,6 +387,10 @@ async function main(): Promise<void> {
       const list = rows.filter((row) => row.target === target);
       return list.reduce((sum, row) => sum + row.rps, 0) / Math.max(1, list.length);
     };
+    // A comment thread against its own reference, the floor's statement for a thread.
+    const thread = rows.find((row) => row.name === 'comment-thread');
+    const threadFloor = mean('thread-floor');
+    if (thread && threadFloor) thread.extra['xThreadFloor'] = Math.round((thread.rps / threadFloor) * 100) / 100;
     const floorRps = mean('floor');
     const staticRps = mean('static');
     for (const row of rows) {
@@ -406,6 +422,7 @@ async function main(): Promise<void> {
       apiLogKb: Math.round(api.child.outputBytes() / 1024),
       guideBodyKb: { mean: Math.round(meanKb * 10) / 10, median: Math.round((median.bytes / 1024) * 10) / 10 },
       floorFidelity: fidelity,
+      threadFloorFidelity: threadFidelity,
       references: { floorRps: Math.round(floorRps), staticRps: Math.round(staticRps) },
       machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30), loadBefore: loadBefore.map((l) => Math.round(l * 100) / 100), loadAfter: loadavg().map((l) => Math.round(l * 100) / 100) },
       node: process.version,

@@ -5,8 +5,12 @@ import { Random, Zipf } from './lib/random.js';
 import { uploadedImage } from './media.js';
 import { FAMILIES, MAKERS, PART_NOUNS } from './lib/words.js';
 
-/** `lookup`: the static body after one indexed query per request (what a cache checked against the revision costs at least). */
-export type Target = 'api' | 'floor' | 'static' | 'lookup';
+/**
+ * `lookup`: the static body after one indexed query per request (what a cache checked against the
+ * revision costs at least); `thread-floor`: the floor's one statement for a comment thread (the
+ * floor's process, another route: not part of the floor's mean that every ratio divides by).
+ */
+export type Target = 'api' | 'floor' | 'static' | 'lookup' | 'thread-floor';
 
 export interface BenchContext {
   readonly origins: Record<Target, string>;
@@ -19,6 +23,9 @@ export interface BenchContext {
   readonly popular: readonly number[];
   readonly zipf: Zipf;
   readonly categories: readonly string[];
+  /** Top-level comments on public guides and their steps (threads), in popularity order (a seeded permutation). */
+  readonly threads: readonly number[];
+  readonly threadZipf: Zipf;
   readonly etagSample: number;
   /** Where the photographs of the media figures are kept. */
   readonly mediaDir: string;
@@ -488,6 +495,21 @@ function searchQuery(ctx: BenchContext, r: Random): string {
   return r.pick(ctx.categories);
 }
 
+/** GET /comments/{id} of a top-level comment (the thread: it and its replies, each with its author), Zipf over the threads. */
+function threadReads(name: string, target: Target, description: string): Scenario {
+  return {
+    name,
+    target,
+    description,
+    expected: [200],
+    driver(ctx, connection) {
+      // The same draws for the API and its reference: both read the same threads in the same order.
+      const r = rng(ctx, 'comment-thread', connection);
+      return { next: () => get(`/comments/${ctx.threads[ctx.threadZipf.rank(r)]}`) };
+    },
+  };
+}
+
 /** Every scenario, in the order run (the references are measured again at the end). */
 export function scenarios(): Scenario[] {
   return [
@@ -550,6 +572,8 @@ export function scenarios(): Scenario[] {
         };
       },
     },
+    threadReads('comment-thread-floor', 'thread-floor', "comment thread's reference: one SQL statement builds the thread's JSON in PostgreSQL (the floor's process)"),
+    threadReads('comment-thread', 'api', 'GET /comments/{id} of a top-level comment: the comment and its replies with their authors, Zipf over the threads'),
     {
       name: 'login',
       target: 'api',

@@ -138,3 +138,28 @@ SELECT left(json_build_object(
   || ', "views" : ' || coalesce(st.views, 0) || '}' AS body
 FROM g LEFT JOIN guide_stats st ON st.guide_id = g.id`;
 }
+
+/** A comment (reference §3.12) as an anonymous reader sees it, with its author; `replies` given. */
+function comment(c: string, u: string, replies: string, base: string, tables: FloorTables): string {
+  const live = `${c}.deleted_at IS NULL`;
+  return `json_build_object('commentid', ${c}.id, 'locale', ${c}.langid, 'context', ${c}.context, 'contextid', ${c}.context_id, 'parentid', ${c}.parent_id, 'title', '',
+    'text_raw', CASE WHEN ${live} THEN ${c}.text ELSE '' END, 'text_rendered', CASE WHEN ${live} THEN ${block(`${c}.text`)} ELSE '' END,
+    'date', ${seconds(`${c}.created_at`)}, 'modified_date', ${seconds(`${c}.modified_at`)}, 'status', CASE WHEN ${live} THEN 'public' ELSE 'deleted' END, 'rating', 0,
+    'author', ${userSummary(u, `${c}.author_id`, base, tables)}, 'replies', ${replies})`;
+}
+
+/**
+ * The floor's statement for a comment thread, `GET /api/2.0/comments/{id}` (`$1`): the comment with
+ * its author and, for a top-level comment, its live replies (newest first) with theirs, with the
+ * key set, order and values of the community context's presenter. No row: an unknown comment, or
+ * one on a guide (or a guide's step) that is not public.
+ */
+export function threadSql(baseUrl: string, tables: FloorTables): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const reply = comment('r', 'ru', `'[]'::json`, base, tables);
+  const replies = `CASE WHEN c.parent_id IS NULL THEN (SELECT coalesce(json_agg(${reply} ORDER BY r.id DESC), '[]'::json)
+      FROM comments r LEFT JOIN users ru ON ru.id = r.author_id WHERE r.parent_id = c.id AND r.deleted_at IS NULL) ELSE '[]'::json END`;
+  return `SELECT ${comment('c', 'u', replies, base, tables)}::text AS body
+FROM comments c LEFT JOIN users u ON u.id = c.author_id
+WHERE c.id = $1 AND (c.guide_id IS NULL OR EXISTS (SELECT 1 FROM guides g WHERE g.id = c.guide_id AND g.is_public AND g.deleted_at IS NULL))`;
+}

@@ -77,7 +77,7 @@ export class AppModule {
         SearchApiModule.register(guides),
         ArchiveModule.register({ ...config, renderer, buildProcess: { entry: fileURLToPath(new URL('./cli.js', import.meta.url)), args: ['archive:build'], env: { ...process.env, DATABASE_URL: options.databaseUrl }, maxOldSpaceMb: config.archiveBuildHeapMb, ...options.archiveBuild } }, guides),
         TeamsApiModule.register(config),
-        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer }, [guides, media]),
+        CommunityApiModule.register({ publicBaseUrl: config.publicBaseUrl, renderer, listCacheMb: config.listCacheMb }, [guides, media]),
         JobsModule,
         WebhooksApiModule.register(config.webhooks),
         media,

@@ -5,9 +5,9 @@ import { ContentStampPruning } from '../src/wiring/content-stamp-pruning.js';
 import { DEMO_ACCOUNTS, startTestApi, type TestApi } from './support/test-api.js';
 
 /**
- * Guide lists and wiki pages kept with the content stamp (PAGE_CACHE_MB): a kept body costs one
- * statement, and any committed change to what it shows, on any instance or straight in the
- * database, is in the next read on every instance.
+ * Guide lists, wiki pages, search answers and comments kept with the content stamp (PAGE_CACHE_MB,
+ * LIST_CACHE_MB): a kept body costs one statement, and any committed change to what it shows, on
+ * any instance or straight in the database, is in the next read on every instance.
  */
 describe('lists and pages kept with the content stamp', () => {
   let api: TestApi;
@@ -156,6 +156,71 @@ describe('lists and pages kept with the content stamp', () => {
       const tagged = await api.request('PUT', '/wikis/CATEGORY/iPhone_12/tag', { token: admin, body: { tag: 'stamped-tag' } });
       expect(tagged.status).toBeLessThan(300);
       expect((await body(page)).tags).toContain('stamped-tag');
+    });
+  });
+
+  describe('comments', () => {
+    /** A top-level comment on a public guide (the demo data has threads). */
+    async function aThread(): Promise<{ commentid: number; contextid: number }> {
+      const [row] = await api.sql<{ id: number; context_id: number }>(
+        `SELECT c.id, c.context_id FROM comments c JOIN guides g ON g.id = c.guide_id AND g.is_public AND g.deleted_at IS NULL
+          WHERE c.context = 'guide' AND c.parent_id IS NULL AND c.deleted_at IS NULL ORDER BY c.id LIMIT 1`,
+      );
+      return { commentid: row!.id, contextid: row!.context_id };
+    }
+    const post = async (origin: string, token: string, path: string, payload: object) => {
+      const res = await fetch(`${origin}/api/2.0${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `api ${token}` }, body: JSON.stringify(payload) });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { commentid: number };
+    };
+
+    it('keeps a thread for anonymous readers, and shows a reply posted on another instance at once, on both', async () => {
+      const thread = await aThread();
+      const path = `/comments/${thread.commentid}`;
+      const before = await body(path);
+      const again = await counted(path);
+      expect(again.statements).toHaveLength(1);
+      expect(again.statements[0]).toMatch(/content_changes/);
+      const token = await logInOnOther(DEMO_ACCOUNTS.alice);
+      const reply = await post(other.url, token, `/comments/guide/${thread.contextid}`, { text: 'A reply from the other instance', parentid: thread.commentid });
+      for (const origin of [api.origin, other.url]) {
+        const shown = await body(path, origin);
+        expect(shown.replies.map((r: { commentid: number }) => r.commentid)).toEqual([reply.commentid, ...before.replies.map((r: { commentid: number }) => r.commentid)]);
+      }
+    });
+
+    it('shows a comment on a wiki page edited on another instance (no guide changes with it)', async () => {
+      const [{ id: wikiId }] = await api.sql<{ id: number }>(`SELECT id FROM wiki_pages WHERE deleted_at IS NULL ORDER BY id LIMIT 1`);
+      const token = await logInOnOther(DEMO_ACCOUNTS.alice);
+      const posted = await post(other.url, token, `/comments/wiki/${wikiId}`, { text: 'Stamped wiki comment' });
+      const path = `/comments?context=wiki&order=DESC&limit=5`;
+      expect((await body(path))[0].text_raw).toBe('Stamped wiki comment');
+      expect((await counted(path)).statements).toHaveLength(1);
+      const edited = await fetch(`${other.url}/api/2.0/comments/${posted.commentid}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json', Authorization: `api ${token}` },
+        body: JSON.stringify({ text: 'Stamped wiki comment, edited' }),
+      });
+      expect(edited.status).toBe(200);
+      expect((await body(path))[0].text_raw).toBe('Stamped wiki comment, edited');
+      expect((await body(`/comments/${posted.commentid}`, other.url)).text_raw).toBe('Stamped wiki comment, edited');
+    });
+
+    it("never serves a signed-in reader's answer to an anonymous one, nor the other way round", async () => {
+      const created = await api.request('POST', '/guides', { token: alice, body: { category: 'iPhone 12', type: 'repair', title: 'Private discussed guide', public: false } });
+      expect(created.status).toBe(201);
+      const hidden = await post(api.origin, alice, `/comments/guide/${created.body.guideid}`, { text: 'Only for those who may see the guide' });
+      const path = `/comments/${hidden.commentid}`;
+      for (let i = 0; i < 2; i++) {
+        expect((await get(path)).status).toBe(403);
+        const own = await api.request('GET', path, { token: alice });
+        expect(own.status).toBe(200);
+        expect(own.body.text_raw).toBe('Only for those who may see the guide');
+      }
+      const list = '/comments?context=guide&order=DESC&limit=3';
+      expect((await body(list)).map((c: { commentid: number }) => c.commentid)).not.toContain(hidden.commentid);
+      expect((await api.request('GET', list, { token: alice })).body.map((c: { commentid: number }) => c.commentid)).toContain(hidden.commentid);
+      expect((await body(list)).map((c: { commentid: number }) => c.commentid)).not.toContain(hidden.commentid);
     });
   });
 

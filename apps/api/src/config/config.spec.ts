@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       webhooks: { allowPrivateTargets: false, timeoutSeconds: 10, sweepSeconds: 10, workerConcurrency: 4 },
       guideCacheMb: 12,
       pageCacheMb: 16,
+      listCacheMb: 8,
       guideCacheMaxAgeSeconds: 10,
       guideCacheCoherence: 'notify',
       webConcurrency: 1,
@@ -115,9 +116,10 @@ describe('loadConfig', () => {
   });
 
   it('shares CACHE_MB among the caches, each share settable alone', () => {
-    expect(loadConfig({ CACHE_MB: '128' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 32 });
-    expect(loadConfig({ CACHE_MB: '128', PAGE_CACHE_MB: '4' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 4 });
-    expect(loadConfig({ CACHE_MB: '0' })).toMatchObject({ guideCacheMb: 0, pageCacheMb: 0 });
+    expect(loadConfig({ CACHE_MB: '128' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 32, listCacheMb: 16 });
+    expect(loadConfig({ CACHE_MB: '128', PAGE_CACHE_MB: '4' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 4, listCacheMb: 16 });
+    expect(loadConfig({ CACHE_MB: '128', LIST_CACHE_MB: '2' })).toMatchObject({ guideCacheMb: 25, pageCacheMb: 32, listCacheMb: 2 });
+    expect(loadConfig({ CACHE_MB: '0' })).toMatchObject({ guideCacheMb: 0, pageCacheMb: 0, listCacheMb: 0 });
     expect(() => loadConfig({ CACHE_MB: 'lots' })).toThrow(/CACHE_MB/);
   });
 

@@ -31,8 +31,10 @@ export interface AppConfig {
   readonly eventDelivery: boolean;
   /** Byte budget of the cache of anonymous guide bodies, in MiB (0: no cache). */
   readonly guideCacheMb: number;
-  /** Byte budget of each context's kept list and page bodies (guide lists, wiki pages), in MiB (0: none kept). */
+  /** Byte budget of each kind of kept page (wiki pages, search answers), in MiB (0: none kept). */
   readonly pageCacheMb: number;
+  /** Byte budget of each kind of kept list (guide lists, comment lists and threads), in MiB (0: none kept). */
+  readonly listCacheMb: number;
   /** How long a cached guide body may show its authors' older reputation or names. */
   readonly guideCacheMaxAgeSeconds: number;
   /** How cached guide bodies stay coherent with the database across instances (see GuideVersions). */

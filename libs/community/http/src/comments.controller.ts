@@ -1,9 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { COMMENT_CONTEXTS, CommentNotFoundError, DeleteComment, EditComment, ListComments, PostComment, ViewComment, type CommentContext, type CommentId, type CommunityActor } from '@rc/community-domain';
 import type { Caller } from '@rc/identity-contracts';
 import { CurrentPrincipal, Endpoint, IdParam, order, timestamp } from '@rc/shared-http';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 import { parseId, parsePage } from '@rc/shared-kernel';
+import { CommentBodies, keptForAnonymous } from './comment-bodies.js';
 import { CommentResponseDto, EditCommentDto, PostCommentDto } from './dto/comment.dto.js';
 import { CommunityReader } from './community.presenter.js';
 
@@ -32,6 +35,8 @@ const PRIVATE = 'A comment on a private guide (or one of its steps) is a 403 `Gu
 export class CommentsController {
   constructor(
     private readonly reader: CommunityReader,
+    private readonly bodies: CommentBodies,
+    private readonly stamps: ContentStampReader,
     private readonly listComments: ListComments,
     private readonly viewComment: ViewComment,
     private readonly postComment: PostComment,
@@ -53,22 +58,27 @@ export class CommentsController {
   @ApiQuery({ name: 'modifiedSince', required: false, type: 'integer', description: 'UNIX seconds' }) @ApiQuery({ name: 'order', required: false, enum: ['ASC', 'DESC'] })
   @ApiQuery({ name: 'limit', required: false, type: 'integer' }) @ApiQuery({ name: 'offset', required: false, type: 'integer' })
   @ApiOkResponse({ ...COMMENT, isArray: true })
-  async list(@Query() query: Query, @CurrentPrincipal() principal: Caller | null) {
+  async list(@Query() query: Query, @CurrentPrincipal() principal: Caller | null, @Req() req: Request) {
     const context = text(query, 'context');
     const filter = { order: order(query), langid: text(query, 'langid'), modifiedSince: timestamp(query, 'modifiedSince') };
     const page = parsePage(query);
     if (context !== undefined && !(COMMENT_CONTEXTS as readonly string[]).includes(context)) return [];
-    const items = await this.listComments.execute({ viewer: actorOf(principal), filter: { ...filter, context: context as CommentContext | undefined }, page });
-    return this.reader.comments(items);
+    return keptForAnonymous(this.bodies, this.stamps, req, principal, async () => {
+      const items = await this.listComments.execute({ viewer: actorOf(principal), filter: { ...filter, context: context as CommentContext | undefined }, page });
+      return this.reader.comments(items);
+    });
   }
 
   @Get(':commentid')
   @IdParam('commentid', 'The comment id')
   @Endpoint({ summary: 'A comment', description: `A deleted comment answers with status \`deleted\` and no text. ${PRIVATE}`, errors: [403, 404], notFound: 'Comment not found', forbidden: 'Guide is private.' })
   @ApiOkResponse(COMMENT)
-  async get(@Param('commentid') raw: string, @CurrentPrincipal() principal: Caller | null) {
-    const [body] = await this.reader.comments([await this.viewComment.execute({ viewer: actorOf(principal), commentId: commentIdOf(raw) })]);
-    return body;
+  async get(@Param('commentid') raw: string, @CurrentPrincipal() principal: Caller | null, @Req() req: Request) {
+    const commentId = commentIdOf(raw);
+    return keptForAnonymous(this.bodies, this.stamps, req, principal, async () => {
+      const [body] = await this.reader.comments([await this.viewComment.execute({ viewer: actorOf(principal), commentId })]);
+      return body;
+    });
   }
 
   @Post(':context/:contextid')

@@ -24,8 +24,10 @@ import {
 } from '@rc/community-domain';
 import { MikroOrmCommentQueries, MikroOrmCommentRepository, MikroOrmStoryQueries, MikroOrmStoryRepository } from '@rc/community-infra-mikro-orm';
 import { UserSummaries } from '@rc/identity-contracts';
-import { factory } from '@rc/shared-http';
+import { factory, KeptAnswers } from '@rc/shared-http';
+import { ContentStampReader } from '@rc/shared-infra-mikro-orm';
 import { Clock, IntegrationEvents, UnitOfWork } from '@rc/shared-kernel';
+import { CommentBodies } from './comment-bodies.js';
 import { CommentsController } from './comments.controller.js';
 import { CommunityGuideDiscussions } from './community-guide-discussions.js';
 import { CommunityReader, type CommunitySettings } from './community.presenter.js';
@@ -41,10 +43,11 @@ const STORY_DEPS = Symbol('StoryDeps');
  * context the comments of guide bodies (`GuideDiscussions`). `owners`: the modules that publish
  * what comments and stories point at (`CommunityGuides`, `CommunityImages`: the guides' and the
  * media's modules); wiki pages come from the catalog's `WikiDirectory` (its module is global).
+ * `listCacheMb`: the byte budget of the comment lists and threads kept for anonymous readers.
  */
 @Module({})
 export class CommunityApiModule {
-  static register(settings: CommunitySettings, owners: NonNullable<ModuleMetadata['imports']>): DynamicModule {
+  static register(settings: CommunitySettings & { readonly listCacheMb: number }, owners: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: CommunityApiModule,
       global: true,
@@ -54,6 +57,9 @@ export class CommunityApiModule {
         factory(CommentTargets, (g: CommunityGuides, p: WikiDirectory) => new PublishedCommentTargets(g, p), [CommunityGuides, WikiDirectory]),
         factory(StoryReferences, (i: CommunityImages, g: CommunityGuides) => new PublishedStoryReferences(i, g), [CommunityImages, CommunityGuides]),
         factory(CommentRepository, (orm: MikroORM) => new MikroOrmCommentRepository(orm.em), [MikroORM]),
+        factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(orm.em), [MikroORM]),
+        // Served ahead of Express too when kept (see KeptAnswers): the routes keep them by URL.
+        factory(CommentBodies, (kept: KeptAnswers) => kept.byUrl(new CommentBodies(settings.listCacheMb * 1024 * 1024), '/comments', '/comments/:commentid'), [KeptAnswers]),
         factory(CommentQueries, (orm: MikroORM) => new MikroOrmCommentQueries(orm.em), [MikroORM]),
         factory(StoryRepository, (orm: MikroORM) => new MikroOrmStoryRepository(orm.em), [MikroORM]),
         factory(StoryQueries, (orm: MikroORM) => new MikroOrmStoryQueries(orm.em), [MikroORM]),

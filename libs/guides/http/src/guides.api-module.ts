@@ -93,7 +93,7 @@ export interface GuidesSettings {
   /** How long a kept guide body shows its view count before a newer stored one replaces it. */
   readonly viewRefreshSeconds: number;
   /** Byte budget of the kept list bodies, in MiB (0: lists are built on every read; see GuideListBodies). */
-  readonly pageCacheMb: number;
+  readonly listCacheMb: number;
 }
 
 type DepsUseCase = new (deps: GuideWriteDeps) => unknown;
@@ -176,7 +176,7 @@ export class GuidesApiModule implements OnModuleInit {
           [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
         ),
         // Served ahead of Express too when kept (see KeptAnswers): the routes keep them by URL.
-        factory(GuideListBodies, (kept: KeptAnswers) => kept.byUrl(new GuideListBodies(settings.pageCacheMb * 1024 * 1024), '/guides', '/guides/featured'), [KeptAnswers]),
+        factory(GuideListBodies, (kept: KeptAnswers) => kept.byUrl(new GuideListBodies(settings.listCacheMb * 1024 * 1024), '/guides', '/guides/featured'), [KeptAnswers]),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(em(orm)), [MikroORM]),
         factory(GuideViewCounter, (orm: MikroORM) => new GuideViewCounter(new MikroOrmGuideViewTally(em(orm))), [MikroORM]),
         factory(GuideViewFlushing, (c: GuideViewCounter, logger: Logger) => new GuideViewFlushing(c, settings.viewFlushSeconds * 1000, logger, 'guides'), [GuideViewCounter, LOGGER]),
