@@ -55,8 +55,10 @@ function answer(res: ServerResponse, body: Promise<Buffer | null>, notFound: Buf
 }
 
 async function main(): Promise<void> {
-  const { rows } = await pool.query<{ reputation: boolean; teams: boolean }>(`SELECT to_regclass('reputation_totals') IS NOT NULL AS reputation, to_regclass('team_members') IS NOT NULL AS teams`);
-  const tables = { reputationTotals: rows[0]!.reputation, teamMembers: rows[0]!.teams };
+  const { rows } = await pool.query<{ reputation: boolean; teams: boolean; comments: boolean }>(
+    `SELECT to_regclass('reputation_totals') IS NOT NULL AS reputation, to_regclass('team_members') IS NOT NULL AS teams, to_regclass('comments') IS NOT NULL AS comments`,
+  );
+  const tables = { reputationTotals: rows[0]!.reputation, teamMembers: rows[0]!.teams, comments: rows[0]!.comments };
   statement = { name: 'guide', text: floorSql(baseUrl!, tables) };
   thread = { name: 'thread', text: threadSql(baseUrl!, tables) };
   const fixed = mode === 'floor' ? null : await guideBody(Number(staticId ?? 1));

@@ -67,6 +67,8 @@ const plusEncoded = (expr: string): string => `replace(${expr}, ' ', '+')`;
 export interface FloorTables {
   readonly reputationTotals: boolean;
   readonly teamMembers: boolean;
+  /** The community's comments: guides and steps show their threads. */
+  readonly comments: boolean;
 }
 
 function userSummary(u: string, idExpr: string, base: string, tables: FloorTables): string {
@@ -79,7 +81,7 @@ function userSummary(u: string, idExpr: string, base: string, tables: FloorTable
       'url', ${literal(`${base}/User/`)} || ${u}.id || '/' || ${plusEncoded(`${u}.username`)}, 'teams', ${teams}) END`;
 }
 
-function step(s: string, guideIdExpr: string, base: string): string {
+function step(s: string, guideIdExpr: string, base: string, tables: FloorTables): string {
   const lines = `(SELECT json_agg(json_build_object('text_raw', l->>'text', 'text_rendered', ${escaped(`(l->>'text')`)}, 'bullet', l->>'bullet', 'level', (l->>'level')::int,
       'lineid', nullif((l->>'lineid')::int, 0)) ORDER BY o) FROM jsonb_array_elements(${s}.lines) WITH ORDINALITY AS e(l, o))`;
   const media = `CASE ${s}.media->>'type'
@@ -88,7 +90,7 @@ function step(s: string, guideIdExpr: string, base: string): string {
       WHEN 'embed' THEN json_build_object('type', 'embed', 'data', json_build_object('embedid', (${s}.media->>'objectId')::int))
       ELSE json_build_object('type', 'image', 'data', '[]'::json) END`;
   return `json_build_object('stepid', ${s}.id, 'guideid', ${guideIdExpr}, 'orderby', ${s}.orderby, 'revisionid', ${s}.revisionid, 'title', ${s}.title,
-    'lines', coalesce(${lines}, '[]'::json), 'media', ${media}, 'comments', '[]'::json)`;
+    'lines', coalesce(${lines}, '[]'::json), 'media', ${media}, 'comments', ${threads('step', `${s}.id`, base, tables)})`;
 }
 
 /** `$1`: the guide id. One row with the body as text, or no row (unknown, deleted or private). */
@@ -108,7 +110,7 @@ SELECT left(json_build_object(
   'introduction_raw', g.introduction, 'introduction_rendered', ${block('g.introduction')},
   'conclusion_raw', g.conclusion, 'conclusion_rendered', ${block('g.conclusion')},
   'image', ${image('g.image_id', base)},
-  'steps', (SELECT coalesce(json_agg(${step('s', 'src.id', base)} ORDER BY src.ord, s.orderby), '[]'::json)
+  'steps', (SELECT coalesce(json_agg(${step('s', 'src.id', base, tables)} ORDER BY src.ord, s.orderby), '[]'::json)
             FROM (SELECT pre.id, pre.ord FROM pre UNION ALL SELECT g.id, 2147483647) AS src JOIN guide_steps s ON s.guide_id = src.id),
   'parts', ${items('g.parts', base)}, 'tools', ${items('g.tools', base)},
   'prerequisites', (SELECT coalesce(json_agg(json_build_object('dataType', 'guide', 'guideid', pre.id, 'locale', pre.locale, 'revisionid', pre.revisionid,
@@ -125,7 +127,7 @@ SELECT left(json_build_object(
   'revisionid', g.revisionid, 'created_date', ${seconds('g.created_at')}, 'published_date', ${seconds('g.published_at')},
   'modified_date', ${seconds('g.modified_at')}, 'prereq_modified_date', coalesce((SELECT max(${seconds('pre.modified_at')}) FROM pre), 0),
   'public', g.is_public, 'locale', g.locale, 'langid', g.locale, 'available_langids', json_build_array(g.locale), 'url', ${guideUrl('g')},
-  'patrol_threshold', 0, 'can_edit', false, 'favorited', false, 'completed', false, 'comments', '[]'::json,
+  'patrol_threshold', 0, 'can_edit', false, 'favorited', false, 'completed', false, 'comments', ${threads('guide', 'g.id', base, tables)},
   'featured_documentid', NULL, 'featured_document_embed_url', '', 'featured_document_thumbnail_url', '', 'intro_video_url', NULL, 'intro_video', NULL
 )::text, -1)
   -- json_build_object takes at most 100 arguments: the last keys are appended to its text.
@@ -148,6 +150,26 @@ function comment(c: string, u: string, replies: string, base: string, tables: Fl
     'author', ${userSummary(u, `${c}.author_id`, base, tables)}, 'replies', ${replies})`;
 }
 
+/** The live replies of top-level comment `c`, newest first, each with its author. */
+function replies(c: string, base: string, tables: FloorTables): string {
+  const r = `${c}_r`;
+  return `(SELECT coalesce(json_agg(${comment(r, `${r}u`, `'[]'::json`, base, tables)} ORDER BY ${r}.id DESC), '[]'::json)
+      FROM comments ${r} LEFT JOIN users ${r}u ON ${r}u.id = ${r}.author_id WHERE ${r}.parent_id = ${c}.id AND ${r}.deleted_at IS NULL)`;
+}
+
+/**
+ * The threads on a guide or a step (`comments` of its body): top-level comments oldest first, a
+ * deleted one only while it has live replies, each with its replies.
+ */
+function threads(context: 'guide' | 'step', idExpr: string, base: string, tables: FloorTables): string {
+  if (!tables.comments) return `'[]'::json`;
+  const t = `${context}_c`;
+  return `(SELECT coalesce(json_agg(${comment(t, `${t}u`, replies(t, base, tables), base, tables)} ORDER BY ${t}.id), '[]'::json)
+      FROM comments ${t} LEFT JOIN users ${t}u ON ${t}u.id = ${t}.author_id
+      WHERE ${t}.context = '${context}' AND ${t}.context_id = ${idExpr} AND ${t}.parent_id IS NULL
+        AND (${t}.deleted_at IS NULL OR EXISTS (SELECT 1 FROM comments x WHERE x.parent_id = ${t}.id AND x.deleted_at IS NULL)))`;
+}
+
 /**
  * The floor's statement for a comment thread, `GET /api/2.0/comments/{id}` (`$1`): the comment with
  * its author and, for a top-level comment, its live replies (newest first) with theirs, with the
@@ -156,10 +178,7 @@ function comment(c: string, u: string, replies: string, base: string, tables: Fl
  */
 export function threadSql(baseUrl: string, tables: FloorTables): string {
   const base = baseUrl.replace(/\/+$/, '');
-  const reply = comment('r', 'ru', `'[]'::json`, base, tables);
-  const replies = `CASE WHEN c.parent_id IS NULL THEN (SELECT coalesce(json_agg(${reply} ORDER BY r.id DESC), '[]'::json)
-      FROM comments r LEFT JOIN users ru ON ru.id = r.author_id WHERE r.parent_id = c.id AND r.deleted_at IS NULL) ELSE '[]'::json END`;
-  return `SELECT ${comment('c', 'u', replies, base, tables)}::text AS body
+  return `SELECT ${comment('c', 'u', `CASE WHEN c.parent_id IS NULL THEN ${replies('c', base, tables)} ELSE '[]'::json END`, base, tables)}::text AS body
 FROM comments c LEFT JOIN users u ON u.id = c.author_id
 WHERE c.id = $1 AND (c.guide_id IS NULL OR EXISTS (SELECT 1 FROM guides g WHERE g.id = c.guide_id AND g.is_public AND g.deleted_at IS NULL))`;
 }

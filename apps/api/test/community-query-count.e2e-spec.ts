@@ -29,7 +29,9 @@ describe('comment threads and guide collaborators run a constant number of SQL q
   }, 120_000);
   afterAll(() => api.close());
 
+  /** The statements of one read built anew (an anonymous answer kept with the content stamp is built again once the stamp turns). */
   async function queriesOf(path: string, token?: string): Promise<number> {
+    if (!token) await api.sql('UPDATE comments SET text = text WHERE id = (SELECT min(id) FROM comments)');
     await api.settle();
     const before = statements.length;
     const res = await api.request('GET', path, { token, appId: token ? DEMO_APP_ID : undefined });

@@ -148,7 +148,7 @@ describe('operator endpoints', () => {
       // The second tree is the kept answer (served ahead of Express): the tree's own cache is not asked.
       expect(sample(text, 'cache_requests_total', { cache: 'category_tree_answers', result: 'hit' })).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'cache_requests_total', { cache: 'category_tree' })).toEqual(expect.any(Number));
-      for (const cache of ['guide_user_parts', 'search_pages', 'search_suggestions']) expect(sample(text, 'cache_requests_total', { cache })).toEqual(expect.any(Number));
+      for (const cache of ['guide_user_parts', 'search_pages', 'search_suggestions', 'comment_answers']) expect(sample(text, 'cache_requests_total', { cache })).toEqual(expect.any(Number));
       expect(sample(text, 'guide_events_pending')).toBe(0);
       expect(sample(text, 'guide_events_oldest_pending_age_seconds')).toBe(0);
     });

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { ArchiveScheduler } from '@rc/archive-http';
 import { CategoryTreeBodies, CategoryTreeCache } from '@rc/catalog-http';
+import { CommentBodies } from '@rc/community-http';
 import { PublicGuideBodies } from '@rc/guides-http';
 import { LOGGER } from '@rc/shared-http';
 import { ApiMetrics, clusterMetricsClient, Probes, processMetrics, sampled, type BackgroundWorker, type CacheSource, type OutboxStats, type ReplicaStats } from '@rc/shared-ops';
@@ -45,6 +46,7 @@ function caches(refs: ModuleRef): CacheSource[] {
     { name: 'category_tree_answers', counters: refs.get(CategoryTreeBodies, { strict: false }) },
     { name: 'search_pages', counters: search.kept },
     { name: 'search_suggestions', counters: search.keptSuggestions },
+    { name: 'comment_answers', counters: refs.get(CommentBodies, { strict: false }) },
   ];
 }
 

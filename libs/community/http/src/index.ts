@@ -1,4 +1,5 @@
 // The community context's HTTP adapter: comments and stories.
+export * from './comment-bodies.js';
 export * from './community.api-module.js';
 export * from './community.presenter.js';
 export * from './story-images.js';

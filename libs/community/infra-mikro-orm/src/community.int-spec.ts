@@ -4,6 +4,7 @@ import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { FixedClock, RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import {
+  CommentNotFoundError,
   DeleteComment,
   EditComment,
   ListComments,
@@ -12,6 +13,7 @@ import {
   ThreadsOfGuides,
   ViewComment,
   type CommentDeps,
+  type CommentId,
   type CommunityActor,
   type StoryDeps,
 } from '@rc/community-domain';
@@ -90,6 +92,28 @@ describe('community persistence (PostgreSQL)', () => {
     expect(await list({ context: 'wiki' })).toEqual([b.id]);
     expect(await list({ langid: 'en' })).toEqual([a.id, c.id]);
     expect(await list({ modifiedSince: new Date(clock.now().getTime() - 1000) })).toEqual([c.id]);
+  });
+
+  it('reads a comment with its live replies in one statement; a reply, or a deleted comment, as it is', async () => {
+    const top = await post(bob, 'guide', 10, { text: 'top' });
+    const first = await post(alice, 'guide', 10, { text: 'first' });
+    const r1 = await post(alice, 'guide', 10, { text: 'r1', parentid: top.id });
+    const r2 = await post(bob, 'guide', 10, { text: 'r2', parentid: top.id });
+    const r3 = await post(alice, 'guide', 10, { text: 'r3', parentid: top.id });
+    await inContext(() => new DeleteComment(comments).execute({ actor: alice, commentId: r3.id }));
+    const view = (id: CommentId) => inContext(() => new ViewComment(comments).execute({ viewer: null, commentId: id }));
+    statements.length = 0;
+    const thread = await view(top.id);
+    expect(statements).toHaveLength(1);
+    expect(thread.comment.text).toBe('top');
+    expect(thread.replies.map((r) => r.id)).toEqual([r2.id, r1.id]);
+    const reply = await view(r1.id);
+    expect([reply.comment.id, reply.replies]).toEqual([r1.id, []]);
+    expect((await view(first.id)).replies).toEqual([]);
+    await inContext(() => new DeleteComment(comments).execute({ actor: bob, commentId: top.id }));
+    const deleted = await view(top.id);
+    expect([deleted.comment.deletedAt !== null, deleted.replies.map((r) => r.id)]).toEqual([true, [r2.id, r1.id]]);
+    await expect(view(999_999 as CommentId)).rejects.toBeInstanceOf(CommentNotFoundError);
   });
 
   it('threads of many guides and steps cost one query', async () => {

@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CommunityGuides, type CommunityViewer } from '@rc/community-contracts';
-import { Guide, type Editor, type GuideQueries, type GuideRepository, type TeamDirectory } from '@rc/guides-domain';
-import { GUIDE_DISCUSSION_CHANGED_SQL, GUIDES_ACCESS_SQL, STEP_GUIDE_SQL } from '@rc/guides-infra-mikro-orm';
+import { editorTeamsDecide, mayEditGuide, type Editor, type GuideEditors, type GuideQueries, type TeamDirectory } from '@rc/guides-domain';
+import { GUIDE_DISCUSSION_CHANGED_SQL, guidesVisibility, STEP_GUIDE_SQL, type GuideVisibilityRow } from '@rc/guides-infra-mikro-orm';
 import type { GuideReader } from './guide-reader.js';
 
 /**
  * What the community context asks of guides (comments on guides and steps, guides that stories
- * mention), answered with the guides' own rules: `Guide.canView` for who sees a guide's comments
- * (the viewer's teams looked up once, and only when one of the guides lets a team edit it).
+ * mention), answered with the guides' own rules: a live guide is seen when it is public or by those
+ * who may edit it (`mayEditGuide`, as `Guide.canView`), read in one light statement (the viewer's
+ * teams looked up once more, and only when one of the guides lets a team edit it).
  */
 export class GuidesForCommunity extends CommunityGuides {
   constructor(
     private readonly em: EntityManager,
-    private readonly guides: GuideRepository,
     private readonly queries: GuideQueries,
     private readonly reader: GuideReader,
     private readonly teams: TeamDirectory,
@@ -23,21 +23,15 @@ export class GuidesForCommunity extends CommunityGuides {
   async guideOf(target: 'guide' | 'step', id: number): Promise<number | null> {
     const guideId = target === 'guide' ? id : (await this.em.execute<{ guide_id: number }[]>(STEP_GUIDE_SQL, [id]))[0]?.guide_id;
     if (guideId === undefined) return null;
-    return (await this.guides.findMany([guideId])).some((g) => !g.isDeleted) ? guideId : null;
+    return (await guidesVisibility(this.em, [guideId])).length ? guideId : null;
   }
 
   async visibility(guideIds: readonly number[], viewer: CommunityViewer | null) {
-    let live = (await this.guides.findMany(guideIds)).filter((g) => !g.isDeleted);
-    // Private guides of others: who else may edit them decides (one statement for all of them).
-    const others = viewer && !viewer.isAdmin ? live.filter((g) => !g.state.isPublic && g.state.authorId !== viewer.userId) : [];
-    if (others.length) {
-      const rows = await this.em.execute<{ id: number; collaborator_ids: number[]; team_ids: number[] }[]>(GUIDES_ACCESS_SQL, [JSON.stringify(others.map((g) => g.id))]);
-      const access = new Map(rows.map((r) => [r.id, { userIds: r.collaborator_ids, teamIds: r.team_ids }]));
-      live = live.map((g) => (access.has(g.id) ? Guide.restore(g.state, g.steps.map((step) => step.toState()), access.get(g.id), g.statistics, g.languages) : g));
-    }
+    const live = await guidesVisibility(this.em, guideIds);
+    const editors = (row: GuideVisibilityRow): GuideEditors => ({ authorId: row.author_id, userIds: row.collaborator_ids, teamIds: row.team_ids });
     let editor: Editor | null = viewer;
-    if (viewer && live.some((g) => !g.state.isPublic && g.needsTeamsOf(viewer))) editor = { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) };
-    return { existing: new Set<number>(live.map((g) => g.id)), visible: new Set<number>(live.filter((g) => g.canView(editor)).map((g) => g.id)) };
+    if (viewer && live.some((row) => !row.is_public && editorTeamsDecide(editors(row), viewer))) editor = { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) };
+    return { existing: new Set<number>(live.map((row) => row.id)), visible: new Set<number>(live.filter((row) => row.is_public || mayEditGuide(editors(row), editor)).map((row) => row.id)) };
   }
 
   async discussionChanged(guideId: number): Promise<void> {

@@ -172,8 +172,8 @@ export class GuidesApiModule implements OnModuleInit {
         ),
         factory(
           CommunityGuides,
-          (orm: MikroORM, g: GuideRepository, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), g, q, r, t),
-          [MikroORM, GuideRepository, GuideQueries, GuideReader, TeamDirectory],
+          (orm: MikroORM, q: GuideQueries, r: GuideReader, t: TeamDirectory) => new GuidesForCommunity(em(orm), q, r, t),
+          [MikroORM, GuideQueries, GuideReader, TeamDirectory],
         ),
         // Served ahead of Express too when kept (see KeptAnswers): the routes keep them by URL.
         factory(GuideListBodies, (kept: KeptAnswers) => kept.byUrl(new GuideListBodies(settings.listCacheMb * 1024 * 1024), '/guides', '/guides/featured'), [KeptAnswers]),

@@ -29,6 +29,11 @@ export abstract class CommentQueries {
   abstract onTargets(targets: readonly { readonly context: CommentContext; readonly ids: readonly number[] }[]): Promise<CommentState[]>;
   /** The live replies to these top-level comments. */
   abstract repliesTo(parentIds: readonly CommentId[]): Promise<CommentState[]>;
+  /**
+   * The comment, live or deleted (callers decide), and, when it is top-level, its live replies in
+   * id order (a reply has none: threads are one level deep); `null` for no such comment.
+   */
+  abstract thread(id: CommentId): Promise<{ comment: CommentState; replies: CommentState[] } | null>;
 }
 
 /** What the guides or the catalog say of a comment's target. */

@@ -48,6 +48,12 @@ export class InMemoryCommentQueries extends CommentQueries {
   async repliesTo(parentIds: readonly CommentId[]): Promise<CommentState[]> {
     return [...this.comments.rows.values()].filter((c) => c.parentId !== null && parentIds.includes(c.parentId) && !c.deletedAt);
   }
+
+  async thread(id: CommentId): Promise<{ comment: CommentState; replies: CommentState[] } | null> {
+    const comment = this.comments.rows.get(id);
+    if (!comment) return null;
+    return { comment, replies: comment.parentId === null ? (await this.repliesTo([id])).sort((a, b) => a.id - b.id) : [] };
+  }
 }
 
 /** Guides (public or private, with their author), steps and wiki pages, as the other contexts would answer. */

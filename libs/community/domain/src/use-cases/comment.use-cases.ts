@@ -83,14 +83,13 @@ export class PostComment {
 
 /** One comment (a deleted one shows as deleted), with its replies when it is a top-level comment. */
 export class ViewComment {
-  constructor(private readonly deps: Pick<CommentDeps, 'comments' | 'queries' | 'targets'>) {}
+  constructor(private readonly deps: Pick<CommentDeps, 'queries' | 'targets'>) {}
 
   async execute(input: { viewer: CommunityActor | null; commentId: CommentId }): Promise<CommentWithReplies> {
-    const comment = await this.deps.comments.find(input.commentId);
-    if (!comment) throw new CommentNotFoundError();
-    await assertGuideVisible(this.deps.targets, comment.guideId, input.viewer);
-    const replies = comment.parentId === null ? await this.deps.queries.repliesTo([comment.id]) : [];
-    return { comment, replies: replies.sort((a, b) => b.id - a.id) };
+    const thread = await this.deps.queries.thread(input.commentId);
+    if (!thread) throw new CommentNotFoundError();
+    await assertGuideVisible(this.deps.targets, thread.comment.guideId, input.viewer);
+    return { comment: thread.comment, replies: [...thread.replies].sort((a, b) => b.id - a.id) };
   }
 }
 

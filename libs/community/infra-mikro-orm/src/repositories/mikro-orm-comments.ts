@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Comment, CommentQueries, CommentRepository, type CommentContext, type CommentId, type CommentListFilter, type CommentState } from '@rc/community-domain';
+import { PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
 import type { Page } from '@rc/shared-kernel';
 import { intArray, toDate, toDateOrNull } from './sql.js';
 
@@ -18,6 +19,9 @@ interface CommentSqlRow {
 }
 
 const COLUMNS = 'id, context, context_id, guide_id, parent_id, author_id, text, langid, created_at, modified_at, deleted_at';
+
+/** A comment and its live replies (a reply has none: threads are one level deep): `?`, `?` the comment id. */
+const THREAD = new PreparedStatement(`SELECT ${COLUMNS} FROM comments WHERE id = ? OR (parent_id = ? AND deleted_at IS NULL) ORDER BY id`);
 
 const stateOf = (r: CommentSqlRow): CommentState => ({
   id: r.id as CommentId,
@@ -112,5 +116,13 @@ export class MikroOrmCommentQueries extends CommentQueries {
     const ids = intArray(parentIds);
     const rows = await this.em.execute<CommentSqlRow[]>(`SELECT ${COLUMNS} FROM comments WHERE parent_id = ANY(${ids.sql}) AND deleted_at IS NULL ORDER BY id`, [ids.param]);
     return rows.map(stateOf);
+  }
+
+  async thread(id: CommentId): Promise<{ comment: CommentState; replies: CommentState[] } | null> {
+    // One statement, prepared: read for every thread an anonymous reader asks for first.
+    const rows = (await queryPrepared<CommentSqlRow>(this.em, THREAD, [id, id])).map(stateOf);
+    const comment = rows.find((row) => row.id === id);
+    if (!comment) return null;
+    return { comment, replies: comment.parentId === null ? rows.filter((row) => row.parentId === id) : [] };
   }
 }

@@ -1,3 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
+
 /**
  * Marks that the comments on a guide (or on its steps) changed, inside the unit of work that
  * changed them: a new discussion stamp changes the guide's version (and its dependents'), so every
@@ -9,11 +12,26 @@ export const GUIDE_DISCUSSION_CHANGED_SQL = `UPDATE guides SET discussion_seq = 
 /** The guide a step belongs to: `?` the step id; one row (`guide_id`) or none. */
 export const STEP_GUIDE_SQL = 'SELECT guide_id FROM guide_steps WHERE id = ?';
 
+/** A live guide and who may see it (see {@link guidesVisibility}). */
+export interface GuideVisibilityRow {
+  readonly id: number;
+  readonly is_public: boolean;
+  readonly author_id: number;
+  readonly collaborator_ids: number[];
+  readonly team_ids: number[];
+}
+
+const GUIDES_VISIBILITY = new PreparedStatement(`SELECT g.id, g.is_public, g.author_id,
+    CASE WHEN g.is_public THEN '{}'::int[] ELSE ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) END AS collaborator_ids,
+    CASE WHEN g.is_public THEN '{}'::int[] ELSE ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) END AS team_ids
+  FROM guides g WHERE g.id = ANY(?::int[]) AND g.deleted_at IS NULL`);
+
 /**
- * Who else may edit (and so see) each of some guides, in one statement: `?` the guide ids as a JSON
- * array. Rows `id`, `collaborator_ids`, `team_ids` (ids increasing), as `findById` loads them.
+ * Who may see each of some live guides, in one prepared statement: whether it is public, its
+ * author and, for a private guide, who else may edit (and so see) it (ids increasing; empty for a
+ * public guide, which anyone sees). A deleted guide has no row. Nothing else of the guide is read
+ * (its steps, its texts).
  */
-export const GUIDES_ACCESS_SQL = `SELECT g.id,
-    ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) AS collaborator_ids,
-    ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) AS team_ids
-  FROM guides g WHERE g.id = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)::int))`;
+export async function guidesVisibility(em: EntityManager, guideIds: readonly number[]): Promise<GuideVisibilityRow[]> {
+  return guideIds.length ? queryPrepared<GuideVisibilityRow>(em, GUIDES_VISIBILITY, [intArrayLiteral(guideIds)]) : [];
+}
