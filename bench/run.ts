@@ -12,7 +12,7 @@ import { defaultHashingBounds } from '@rc/identity-infra-mikro-orm';
 import { argon2VerificationsPerSecond } from './argon2.js';
 import { measureMedia } from './media.js';
 import { BENCH_APP_ID, countsFor, generate, GENERATOR_VERSION } from './generate.js';
-import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, vacuumAnalyze, writeStamp, type PostgresServer } from './lib/database.js';
+import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp, recreateDatabase, vacuumAnalyze, warmOsCache, writeStamp, type PostgresServer } from './lib/database.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
@@ -45,10 +45,14 @@ async function prepare(options: BenchOptions, server: PostgresServer): Promise<{
   return { url, generatedSeconds: result.seconds, bodiesSeconds: await readModelAndStatistics(url) };
 }
 
-/** Fills the guide bodies' read model, then analyses every table (the read model's included); answers the fill's seconds. */
+/**
+ * Fills the guide bodies' read model, then analyses every table (the read model's included) and
+ * reads the database's files into the OS page cache; answers the fill's seconds.
+ */
 async function readModelAndStatistics(url: string): Promise<number> {
   const seconds = await buildGuideBodies(url, BASE_URL, log);
   await vacuumAnalyze(url, log);
+  await warmOsCache(url, log);
   return seconds;
 }
 
