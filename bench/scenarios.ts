@@ -68,19 +68,26 @@ function etagOf(headers: Record<string, string | string[]>): string | undefined 
   return undefined;
 }
 
-/** GET /guides/{id}, ids drawn by `pick`. */
-function guideReads(name: string, target: Target, description: string, pick: (ctx: BenchContext, r: Random) => number): Scenario {
+/**
+ * A GET of `path(ctx, r)` per request, `r` the connection's seeded stream (named `stream`: a
+ * scenario and its reference given the same name draw the same paths in the same order).
+ */
+function reads(name: string, target: Target, description: string, path: (ctx: BenchContext, r: Random) => string, stream = name): Scenario {
   return {
     name,
     target,
     description,
     expected: [200],
     driver(ctx, connection) {
-      const r = rng(ctx, name, connection);
-      return { next: () => get(`/guides/${pick(ctx, r)}`) };
+      const r = rng(ctx, stream, connection);
+      return { next: () => get(path(ctx, r)) };
     },
   };
 }
+
+/** GET /guides/{id}, ids drawn by `pick`. */
+const guideReads = (name: string, target: Target, description: string, pick: (ctx: BenchContext, r: Random) => number): Scenario =>
+  reads(name, target, description, (ctx, r) => `/guides/${pick(ctx, r)}`);
 
 const zipfId = (ctx: BenchContext, r: Random): number => ctx.popular[ctx.zipf.rank(r)]!;
 
@@ -495,20 +502,9 @@ function searchQuery(ctx: BenchContext, r: Random): string {
   return r.pick(ctx.categories);
 }
 
-/** GET /comments/{id} of a top-level comment (the thread: it and its replies, each with its author), Zipf over the threads. */
-function threadReads(name: string, target: Target, description: string): Scenario {
-  return {
-    name,
-    target,
-    description,
-    expected: [200],
-    driver(ctx, connection) {
-      // The same draws for the API and its reference: both read the same threads in the same order.
-      const r = rng(ctx, 'comment-thread', connection);
-      return { next: () => get(`/comments/${ctx.threads[ctx.threadZipf.rank(r)]}`) };
-    },
-  };
-}
+/** GET /comments/{id} of a top-level comment (the thread: it and its replies, each with its author), Zipf over the threads; the API and its reference read the same threads. */
+const threadReads = (name: string, target: Target, description: string): Scenario =>
+  reads(name, target, description, (ctx, r) => `/comments/${ctx.threads[ctx.threadZipf.rank(r)]}`, 'comment-thread');
 
 /** Every scenario, in the order run (the references are measured again at the end). */
 export function scenarios(): Scenario[] {

@@ -136,16 +136,12 @@ export async function buildGuideBodies(url: string, baseUrl: string, log: (line:
  * warns when autovacuum is off: what a run writes keeps these.
  */
 export async function vacuumAnalyze(url: string, log: (line: string) => void): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  await withClient(url, async (client) => {
     const started = Date.now();
     await client.query('VACUUM (ANALYZE)');
     const { rows } = await client.query<{ autovacuum: string }>('SHOW autovacuum');
     log(`statistics and visibility maps of every table (VACUUM (ANALYZE)) in ${((Date.now() - started) / 1000).toFixed(1)} s${rows[0]?.autovacuum === 'off' ? "; the server's autovacuum is off: tables written during the run keep these" : ''}`);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**
@@ -156,20 +152,18 @@ export async function vacuumAnalyze(url: string, log: (line: string) => void): P
  * PostgreSQL's own buffers are left as they are. Skipped (and said) where the extension is missing.
  */
 export async function warmOsCache(url: string, log: (line: string) => void): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  await withClient(url, async (client) => {
     const started = Date.now();
-    await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
-    const { rows } = await client.query<{ blocks: string }>(
-      `SELECT coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::text AS blocks FROM pg_class c
-        WHERE c.relkind IN ('r', 'i', 't', 'm') AND c.relpersistence = 'p' AND c.relnamespace IN ('public'::regnamespace, 'pg_toast'::regnamespace)`,
-    );
-    const mb = (Number(rows[0]?.blocks ?? 0) * 8) / 1024;
-    log(`database files read once into the OS page cache (pg_prewarm, read): ${Math.round(mb)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  } catch (error) {
-    log(`database files not read ahead (${error instanceof Error ? error.message : String(error)}): the first reads of a scenario may come from disk`);
-  } finally {
-    await client.end();
-  }
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+      const { rows } = await client.query<{ blocks: string }>(
+        `SELECT coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::text AS blocks FROM pg_class c
+          WHERE c.relkind IN ('r', 'i', 't', 'm') AND c.relpersistence = 'p' AND c.relnamespace IN ('public'::regnamespace, 'pg_toast'::regnamespace)`,
+      );
+      const mb = (Number(rows[0]?.blocks ?? 0) * 8) / 1024;
+      log(`database files read once into the OS page cache (pg_prewarm, read): ${Math.round(mb)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } catch (error) {
+      log(`database files not read ahead (${error instanceof Error ? error.message : String(error)}): the first reads of a scenario may come from disk`);
+    }
+  });
 }
