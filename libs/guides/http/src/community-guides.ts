@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CommunityGuides, type CommunityViewer } from '@rc/community-contracts';
-import { editorTeamsDecide, mayEditGuide, type Editor, type GuideEditors, type GuideQueries, type TeamDirectory } from '@rc/guides-domain';
-import { GUIDE_DISCUSSION_CHANGED_SQL, guidesVisibility, STEP_GUIDE_SQL, type GuideVisibilityRow } from '@rc/guides-infra-mikro-orm';
+import { editorTeamsDecide, mayViewGuide, type Editor, type GuideEditors, type GuideQueries, type TeamDirectory } from '@rc/guides-domain';
+import { GUIDE_DISCUSSION_CHANGED_SQL, guidesVisibility, STEP_GUIDE_SQL } from '@rc/guides-infra-mikro-orm';
 import type { GuideReader } from './guide-reader.js';
 
 /**
  * What the community context asks of guides (comments on guides and steps, guides that stories
- * mention), answered with the guides' own rules: a live guide is seen when it is public or by those
- * who may edit it (`mayEditGuide`, as `Guide.canView`), read in one light statement (the viewer's
- * teams looked up once more, and only when one of the guides lets a team edit it).
+ * mention), answered with the guides' own rule for who sees a live guide (`mayViewGuide`, which
+ * `Guide.canView` applies too), read in one light statement (the viewer's teams looked up once
+ * more, and only when one of the guides lets a team edit it).
  */
 export class GuidesForCommunity extends CommunityGuides {
   constructor(
@@ -27,11 +27,14 @@ export class GuidesForCommunity extends CommunityGuides {
   }
 
   async visibility(guideIds: readonly number[], viewer: CommunityViewer | null) {
-    const live = await guidesVisibility(this.em, guideIds);
-    const editors = (row: GuideVisibilityRow): GuideEditors => ({ authorId: row.author_id, userIds: row.collaborator_ids, teamIds: row.team_ids });
+    const live = (await guidesVisibility(this.em, guideIds)).map((row) => ({
+      id: row.id,
+      isPublic: row.is_public,
+      editors: { authorId: row.author_id, userIds: row.collaborator_ids, teamIds: row.team_ids } satisfies GuideEditors,
+    }));
     let editor: Editor | null = viewer;
-    if (viewer && live.some((row) => !row.is_public && editorTeamsDecide(editors(row), viewer))) editor = { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) };
-    return { existing: new Set<number>(live.map((row) => row.id)), visible: new Set<number>(live.filter((row) => row.is_public || mayEditGuide(editors(row), editor)).map((row) => row.id)) };
+    if (viewer && live.some((g) => !g.isPublic && editorTeamsDecide(g.editors, viewer))) editor = { ...viewer, teamIds: await this.teams.teamIdsOf(viewer.userId) };
+    return { existing: new Set<number>(live.map((g) => g.id)), visible: new Set<number>(live.filter((g) => mayViewGuide(g.isPublic, g.editors, editor)).map((g) => g.id)) };
   }
 
   async discussionChanged(guideId: number): Promise<void> {

@@ -59,6 +59,11 @@ export function mayEditGuide(editors: GuideEditors, editor: Editor | null): bool
   return !!editor.teamIds?.some((id) => editors.teamIds.includes(id));
 }
 
+/** Whether `viewer` may see a live guide: anyone when it is public, else those who may edit it ({@link mayEditGuide}). */
+export function mayViewGuide(isPublic: boolean, editors: GuideEditors, viewer: Editor | null): boolean {
+  return isPublic || mayEditGuide(editors, viewer);
+}
+
 /** Whether {@link mayEditGuide} depends on the editor's teams, which `editor` does not carry yet. */
 export function editorTeamsDecide(editors: GuideEditors, editor: Editor | null): boolean {
   return !!editor && !editor.teamIds && editors.teamIds.length > 0 && !editor.isAdmin && editor.userId !== editors.authorId && !editors.userIds.includes(editor.userId);
@@ -310,7 +315,7 @@ export class Guide {
 
   /** Public guides are seen by all; private ones by those who may edit them. */
   canView(viewer: Editor | null): boolean {
-    return !this.isDeleted && (this.state.isPublic || this.canEdit(viewer));
+    return !this.isDeleted && mayViewGuide(this.state.isPublic, this.editorList, viewer);
   }
 
   assertRevision(revisionid: number): void {
