@@ -193,12 +193,43 @@ describe('guide search (PostgreSQL full text)', () => {
 
   it('keeps the pending lists of the search indexes short (the head index takes entries at once)', async () => {
     const rows = await em.fork().execute<{ relname: string; reloptions: string[] | null }[]>(
-      `SELECT relname, reloptions FROM pg_class WHERE relname IN ('guides_search_head_idx', 'guides_search_idx') ORDER BY relname`,
+      `SELECT relname, reloptions FROM pg_class WHERE relname IN ('guides_search_head_idx', 'guide_search_heads_idx', 'guides_search_idx') ORDER BY relname`,
     );
     expect(rows).toEqual([
-      { relname: 'guides_search_head_idx', reloptions: ['fastupdate=off'] },
+      { relname: 'guide_search_heads_idx', reloptions: ['fastupdate=off'] },
       { relname: 'guides_search_idx', reloptions: ['gin_pending_list_limit=256'] },
     ]);
+  });
+
+  it('keeps the search heads of the listed guides only, each as its guide has it now, whatever writes the guide', async () => {
+    const heads = async () =>
+      em.fork().execute<{ id: number; same: boolean }[]>(
+        `SELECT g.id, h.search_head = g.search_head AS same FROM guide_search_heads h JOIN guides g ON g.id = h.guide_id ORDER BY g.id`,
+      );
+    const listed = await guide({ title: 'Kettle Lid Hinge' });
+    const draft = await guide({ title: 'Kettle Base', public: false });
+    const other = await guide({ title: 'Kettle Spout' });
+    expect(await heads()).toEqual([
+      { id: listed, same: true },
+      { id: other, same: true },
+    ]);
+    const fork = em.fork();
+    await fork.execute(`UPDATE guides SET title = 'Kettle Lid Latch' WHERE id = ?`, [listed]);
+    await fork.execute('UPDATE guides SET is_public = true WHERE id = ?', [draft]);
+    await fork.execute('UPDATE guides SET deleted_at = now() WHERE id = ?', [other]);
+    expect(await heads()).toEqual([
+      { id: listed, same: true },
+      { id: draft, same: true },
+    ]);
+    expect((await suggest('latc', 10)).map((g) => g.guideid)).toEqual([listed]);
+    expect(await suggest('hing', 10)).toEqual([]);
+    expect((await suggest('kett', 10)).map((g) => g.guideid)).toEqual([listed, draft]);
+    await fork.execute('UPDATE guides SET deleted_at = NULL WHERE id = ?', [other]);
+    await fork.execute('UPDATE guides SET is_public = false WHERE id = ?', [listed]);
+    expect((await heads()).map((h) => h.id)).toEqual([draft, other]);
+    for (const table of ['guide_stats', 'guide_revisions', 'guide_steps']) await fork.execute(`DELETE FROM ${table} WHERE guide_id = ?`, [draft]);
+    await fork.execute('DELETE FROM guides WHERE id = ?', [draft]);
+    expect((await heads()).map((h) => h.id)).toEqual([other]);
   });
 
   it('understands web-search syntax: phrases, or, and exclusion', async () => {

@@ -18,6 +18,7 @@ import { GuideTombstones } from './20261128160000-guide-tombstones.js';
 import { GuidesContentStamp } from './20261129100100-guides-content-stamp.js';
 import { GuidesStepsVector } from './20261201100000-guides-steps-vector.js';
 import { GuidesLz4 } from './20261203100000-guides-lz4.js';
+import { GuidesSearchHeads } from './20261206100000-guides-search-heads.js';
 
 export const guidesMigrations: MigrationObject[] = [
   { name: '20261122200000-guides', class: GuidesInitial },
@@ -39,4 +40,5 @@ export const guidesMigrations: MigrationObject[] = [
   { name: '20261129100100-guides-content-stamp', class: GuidesContentStamp },
   { name: '20261201100000-guides-steps-vector', class: GuidesStepsVector },
   { name: '20261203100000-guides-lz4', class: GuidesLz4 },
+  { name: '20261206100000-guides-search-heads', class: GuidesSearchHeads },
 ];

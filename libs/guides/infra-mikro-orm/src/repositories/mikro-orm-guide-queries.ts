@@ -143,10 +143,14 @@ const RANK_STEPS = bothFilters(
         ORDER BY rank DESC, g.id LIMIT ? OFFSET ?`,
 );
 
-/** Suggestions for what is typed (see `suggest`): the heads' ranking, the step-only matches when fewer than the limit match by their heads, and the rows. */
+/**
+ * Suggestions for what is typed (see `suggest`): the heads' ranking (from `guide_search_heads`, the
+ * listed guides' heads alone), the step-only matches when fewer than the limit match by their heads,
+ * and the rows.
+ */
 const SUGGEST = new PreparedStatement(
   `WITH q AS (SELECT to_tsquery('english', ?) AS query),
-       head AS MATERIALIZED (SELECT g.id, ts_rank(g.search_head, q.query) AS rank FROM guides g CROSS JOIN q WHERE ${LISTED} AND g.search_head @@ q.query),
+       head AS MATERIALIZED (SELECT h.guide_id AS id, ts_rank(h.search_head, q.query) AS rank FROM guide_search_heads h CROSS JOIN q WHERE h.search_head @@ q.query),
        head_total AS MATERIALIZED (SELECT count(*)::int AS n FROM head),
        top AS MATERIALIZED (SELECT id, rank, 0 AS zone FROM head ORDER BY rank DESC, id LIMIT ?),
        steps AS MATERIALIZED (SELECT g.id, ts_rank(g.search_vector, q.query) AS rank, 1 AS zone FROM guides g CROSS JOIN q

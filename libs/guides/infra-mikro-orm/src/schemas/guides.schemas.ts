@@ -94,6 +94,20 @@ export const GUIDE_TOMBSTONE_TRIGGER_BODY =
   `update guide_tombstones set reason = 'deleted' where guide_id = new.id; ` +
   `end if; return null;`;
 
+/**
+ * Keeps `guide_search_heads` (see the migration that made it): a listed guide's head, written when
+ * it is new, listed again or changed; removed when the guide is no longer listed or is gone.
+ */
+export const GUIDE_SEARCH_HEADS_TRIGGER_BODY =
+  `if tg_op = 'DELETE' then delete from guide_search_heads where guide_id = old.id; return null; end if; ` +
+  `if new.is_public and new.deleted_at is null then ` +
+  `if tg_op = 'UPDATE' and old.is_public and old.deleted_at is null and new.search_head = old.search_head then return null; end if; ` +
+  `insert into guide_search_heads (guide_id, search_head) values (new.id, new.search_head) ` +
+  `on conflict (guide_id) do update set search_head = excluded.search_head; ` +
+  `elsif tg_op = 'UPDATE' and old.is_public and old.deleted_at is null then ` +
+  `delete from guide_search_heads where guide_id = new.id; ` +
+  `end if; return null;`;
+
 /** Every new guide gets its row of counts (see GuideStatsRow). */
 export const GUIDE_STATS_ROW_TRIGGER_BODY = 'insert into guide_stats (guide_id) values (new.id) on conflict do nothing; return null;';
 
@@ -112,6 +126,7 @@ export const GuideRowSchema = new EntitySchema<GuideRow>({
     { name: 'guides_version_notify', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: GUIDE_VERSION_TRIGGER_BODY },
     { name: 'guides_tombstone', timing: 'after', events: ['update', 'delete'], forEach: 'row', body: GUIDE_TOMBSTONE_TRIGGER_BODY },
     { name: 'guides_stats_row', timing: 'after', events: ['insert'], forEach: 'row', body: GUIDE_STATS_ROW_TRIGGER_BODY },
+    { name: 'guides_search_heads', timing: 'after', events: ['insert', 'update', 'delete'], forEach: 'row', body: GUIDE_SEARCH_HEADS_TRIGGER_BODY },
   ],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: false },
@@ -456,4 +471,4 @@ export const guidesSchemas = [
   GuideTranslationRevisionRowSchema,
   GuideTombstoneRowSchema,
 ];
-export const guidesTables = ['guide_stats', 'guide_tombstones', 'guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
+export const guidesTables = ['guide_stats', 'guide_tombstones', 'guide_search_heads', 'guide_translation_revisions', 'guide_translations', 'guide_teams', 'guide_collaborators', 'guide_bodies', 'guide_events_outbox', 'guide_tags', 'guide_marks', 'guide_revisions', 'guide_steps', 'guides'];
