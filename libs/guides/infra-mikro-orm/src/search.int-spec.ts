@@ -314,4 +314,28 @@ describe('guide search migration', () => {
       await db.close();
     }
   });
+
+  it('copies the heads of the listed guides stored before the heads table, and only theirs', async () => {
+    const db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations.filter((m) => m.name !== '20261206100000-guides-search-heads') });
+    const em = db.orm.em.fork();
+    // Guides 1 to 10: 3 private, 6 deleted, the others listed.
+    await em.execute(`INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary, introduction, conclusion,
+        time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at, published_at, deleted_at)
+      SELECT n, 1, 7, '{}', 'Hinge guide ' || n, 'Door', '', 'repair', NULL, '', '', '', 0, 0, NULL, '[]', '[]', '{}', '{}', n <> 3, 'en', now(), now(), now(),
+             CASE WHEN n = 6 THEN now() END
+        FROM generate_series(1, 10) AS n`);
+    const orm = await MikroORM.init(ormConfig({ clientUrl: db.url, entities: guidesSchemas, migrations: guidesMigrations }));
+    try {
+      await orm.migrator.up();
+      const heads = await orm.em.fork().execute<{ id: number; same: boolean }[]>(
+        'SELECT h.guide_id AS id, h.search_head = g.search_head AS same FROM guide_search_heads h JOIN guides g ON g.id = h.guide_id ORDER BY h.guide_id',
+      );
+      expect(heads).toEqual([1, 2, 4, 5, 7, 8, 9, 10].map((id) => ({ id, same: true })));
+      const suggested = await RequestContext.create(orm.em, () => new MikroOrmGuideQueries(orm.em as EntityManager).suggest('hing', 20));
+      expect(suggested.results.map((g) => g.guideid)).toEqual([1, 2, 4, 5, 7, 8, 9, 10]);
+    } finally {
+      await orm.close(true);
+      await db.close();
+    }
+  });
 });
