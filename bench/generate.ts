@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { GUIDE_SEARCH_HEADS_FILL_SQL } from '@rc/guides-infra-mikro-orm';
 import { Argon2PasswordHasher } from '@rc/identity-infra-mikro-orm';
 import { IMAGE_SIZES } from '@rc/media-domain';
 import { copyText, intArrayLiteral, json, NULL, textArrayLiteral, timestamp } from './lib/copy.js';
@@ -215,7 +216,7 @@ export async function generate(url: string, options: GenerateOptions): Promise<C
     Object.assign(rows, await loadGuides(replica ? [a, b, c] : null, connect, tables, p, options.seed));
     log(`  guides: ${rows['guides']} guides, ${rows['guide_steps']} steps in ${secs(t)}`);
     // What the guides' triggers write (off during the load): the listed guides' search heads.
-    await a.query('INSERT INTO guide_search_heads (guide_id, search_head) SELECT id, search_head FROM guides WHERE is_public AND deleted_at IS NULL');
+    await a.query(GUIDE_SEARCH_HEADS_FILL_SQL);
 
     t = Date.now();
     Object.assign(rows, await loadMarks(a, tables, p, options.seed));

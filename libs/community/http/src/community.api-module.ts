@@ -59,12 +59,7 @@ export class CommunityApiModule {
         factory(CommentRepository, (orm: MikroORM) => new MikroOrmCommentRepository(orm.em), [MikroORM]),
         factory(ContentStampReader, (orm: MikroORM) => new ContentStampReader(orm.em), [MikroORM]),
         // Served ahead of Express too when kept (see KeptAnswers): the routes keep them by URL.
-        // Kept gzipped: threads are many keys read a few times each (see StampedBodiesOptions).
-        factory(
-          CommentBodies,
-          (kept: KeptAnswers) => kept.byUrl(new CommentBodies(settings.listCacheMb * 1024 * 1024, Infinity, Date.now, { gzip: true }), '/comments', '/comments/:commentid'),
-          [KeptAnswers],
-        ),
+        factory(CommentBodies, (kept: KeptAnswers) => kept.byUrl(new CommentBodies(settings.listCacheMb * 1024 * 1024), '/comments', '/comments/:commentid'), [KeptAnswers]),
         factory(CommentQueries, (orm: MikroORM) => new MikroOrmCommentQueries(orm.em), [MikroORM]),
         factory(StoryRepository, (orm: MikroORM) => new MikroOrmStoryRepository(orm.em), [MikroORM]),
         factory(StoryQueries, (orm: MikroORM) => new MikroOrmStoryQueries(orm.em), [MikroORM]),

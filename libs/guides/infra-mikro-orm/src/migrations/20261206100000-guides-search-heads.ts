@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { rowTriggerSql } from '@rc/shared-infra-mikro-orm';
-import { GUIDE_SEARCH_HEADS_TRIGGER_BODY } from '../schemas/guides.schemas.js';
+import { GUIDE_SEARCH_HEADS_FILL_SQL, GUIDE_SEARCH_HEADS_TRIGGER_BODY } from '../schemas/guides.schemas.js';
 
 /**
  * `guide_search_heads`: the head of every listed guide's search document (`search_head`: its
@@ -16,7 +16,7 @@ export class GuidesSearchHeads extends Migration {
 
   up(): void {
     this.addSql('CREATE TABLE guide_search_heads (guide_id integer PRIMARY KEY, search_head tsvector NOT NULL)');
-    this.addSql('INSERT INTO guide_search_heads (guide_id, search_head) SELECT id, search_head FROM guides WHERE is_public AND deleted_at IS NULL');
+    this.addSql(GUIDE_SEARCH_HEADS_FILL_SQL);
     this.addSql('CREATE INDEX guide_search_heads_idx ON guide_search_heads USING gin (search_head) WITH (fastupdate = off)');
     this.addSql(rowTriggerSql('guides', 'guides_search_heads', ['INSERT', 'UPDATE', 'DELETE'], GUIDE_SEARCH_HEADS_TRIGGER_BODY));
     this.addSql('DROP INDEX guides_search_head_idx');

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { intArrayLiteral, PreparedStatement, queryPrepared } from '@rc/shared-infra-mikro-orm';
+import { guideEditorsSql } from './sql.js';
 
 /**
  * Marks that the comments on a guide (or on its steps) changed, inside the unit of work that
@@ -21,9 +22,10 @@ export interface GuideVisibilityRow {
   readonly team_ids: number[];
 }
 
+const EDITORS = guideEditorsSql('g');
 const GUIDES_VISIBILITY = new PreparedStatement(`SELECT g.id, g.is_public, g.author_id,
-    CASE WHEN g.is_public THEN '{}'::int[] ELSE ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) END AS collaborator_ids,
-    CASE WHEN g.is_public THEN '{}'::int[] ELSE ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) END AS team_ids
+    CASE WHEN g.is_public THEN '{}'::int[] ELSE ${EDITORS.collaboratorIds} END AS collaborator_ids,
+    CASE WHEN g.is_public THEN '{}'::int[] ELSE ${EDITORS.teamIds} END AS team_ids
   FROM guides g WHERE g.id = ANY(?::int[]) AND g.deleted_at IS NULL`);
 
 /**

@@ -1,3 +1,5 @@
+import { guideEditorsSql } from './sql.js';
+
 /**
  * What a public guide's body is built from, as an expression over its row `g`: the guide's revision
  * id and the highest of its prerequisites' (every save takes a new id from one increasing sequence,
@@ -26,6 +28,9 @@ export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisi
   LEFT JOIN guide_bodies b ON b.guide_id = g.id AND b.inline = $2 AND b.format = $3 AND b.version = v.version AND v.version <> $4::text
   WHERE g.id = $1 AND g.is_public AND g.deleted_at IS NULL`;
 
+/** Who else may edit guide `g` (its collaborators and teams). */
+const EDITORS = guideEditorsSql('g');
+
 /**
  * `PUBLIC_GUIDE_VERSION_AND_BODY_SQL` for a signed-in reader, `$5` their user id: the same columns,
  * then who may edit the guide (`author_id`, `collaborator_ids`, `team_ids`), the reader's marks of
@@ -36,8 +41,8 @@ export const PUBLIC_GUIDE_VERSION_AND_BODY_SQL = `SELECT v.version, g.prerequisi
 export const PUBLIC_GUIDE_FOR_READER_SQL = PUBLIC_GUIDE_VERSION_AND_BODY_SQL.replace(
   ' FROM guides g\n',
   `, g.author_id,
-    ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = g.id ORDER BY c.user_id) AS collaborator_ids,
-    ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = g.id ORDER BY t.team_id) AS team_ids,
+    ${EDITORS.collaboratorIds} AS collaborator_ids,
+    ${EDITORS.teamIds} AS team_ids,
     ARRAY(SELECT m.kind::text FROM guide_marks m WHERE m.user_id = $5 AND m.guide_id = g.id ORDER BY m.kind) AS marks,
     (SELECT count(*) FROM guides p WHERE p.id = ANY (g.prerequisites) AND NOT (p.is_public AND p.deleted_at IS NULL))::int AS hidden_prerequisites
   FROM guides g\n`,

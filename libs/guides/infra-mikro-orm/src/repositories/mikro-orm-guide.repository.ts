@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Guide, GuideRepository, type GuideAccess, type GuideContributor, type GuideId, type GuideRevisionEntry, type GuideSnapshot, type GuideState, type GuideStatistics, type StepState } from '@rc/guides-domain';
-import { intArray } from './sql.js';
+import { guideEditorsSql, intArray } from './sql.js';
 import { stepsPlainText } from './steps-text.js';
 import { GUIDE_STEPS_VECTOR } from '../migrations/20261201100000-guides-steps-vector.js';
 
@@ -173,6 +173,8 @@ const HEAD_FIELDS: readonly (keyof GuideState)[] = ['title', 'summary', 'introdu
 const STEPS_VECTOR_OF_PARAM = GUIDE_STEPS_VECTOR.replace('steps_text', '?::text');
 /** `steps_vector` as stored, or parsed from the stored step text once when a guide has none yet. */
 const STEPS_VECTOR_KEPT = `coalesce(steps_vector, ${GUIDE_STEPS_VECTOR})`;
+/** Who else may edit a guide read from `guides` (see `load`). */
+const EDITORS = guideEditorsSql('guides');
 
 /** A guide as it was read (or last stored) in this unit of work: what `save` compares against. */
 interface Stored {
@@ -401,8 +403,8 @@ export class MikroOrmGuideRepository extends GuideRepository {
       `SELECT ${GUIDE_COLUMNS}, ${statisticsColumns('guides')},
          (SELECT coalesce(json_agg(json_build_object('id', s.id, 'orderby', s.orderby, 'revisionid', s.revisionid, 'title', s.title, 'lines', s.lines, 'media', s.media)
             ORDER BY s.orderby), '[]') FROM guide_steps s WHERE s.guide_id = guides.id) AS steps,
-         ARRAY(SELECT c.user_id FROM guide_collaborators c WHERE c.guide_id = guides.id ORDER BY c.user_id) AS collaborator_ids,
-         ARRAY(SELECT t.team_id FROM guide_teams t WHERE t.guide_id = guides.id ORDER BY t.team_id) AS team_ids,
+         ${EDITORS.collaboratorIds} AS collaborator_ids,
+         ${EDITORS.teamIds} AS team_ids,
          ${lock ? '(SELECT seen.revisionid FROM guides seen WHERE seen.id = guides.id)' : 'revisionid'} AS seen_revisionid
        FROM guides WHERE id = ? ${lock}`,
       [id],

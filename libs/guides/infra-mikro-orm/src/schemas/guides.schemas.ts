@@ -108,6 +108,9 @@ export const GUIDE_SEARCH_HEADS_TRIGGER_BODY =
   `delete from guide_search_heads where guide_id = new.id; ` +
   `end if; return null;`;
 
+/** Fills `guide_search_heads` from the listed guides: where their trigger did not run (its migration, a bulk load with triggers off). */
+export const GUIDE_SEARCH_HEADS_FILL_SQL = 'INSERT INTO guide_search_heads (guide_id, search_head) SELECT id, search_head FROM guides WHERE is_public AND deleted_at IS NULL';
+
 /** Every new guide gets its row of counts (see GuideStatsRow). */
 export const GUIDE_STATS_ROW_TRIGGER_BODY = 'insert into guide_stats (guide_id) values (new.id) on conflict do nothing; return null;';
 
