@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { rowTriggerSql } from '@rc/shared-infra-mikro-orm';
-import { GUIDE_MARKS_COUNT_TRIGGER_BODY, GUIDE_STATS_ROW_TRIGGER_BODY, GUIDE_STATS_VERSION_TRIGGER_BODY } from '../schemas/guides.schemas.js';
+import { GUIDE_MARKS_COUNT_TRIGGER_BODY, GUIDE_STATS_FILL_SQL, GUIDE_STATS_ROW_TRIGGER_BODY, GUIDE_STATS_VERSION_TRIGGER_BODY } from '../schemas/guides.schemas.js';
 
 /**
  * A narrow row of counts per guide (`guide_stats`): views (added in batches by the API's view
@@ -22,9 +22,7 @@ export class GuideStats extends Migration {
       completions_count integer NOT NULL DEFAULT 0,
       popularity bigint GENERATED ALWAYS AS (views + 20 * favorites_count + 10 * completions_count) STORED
     )`);
-    this.addSql(`INSERT INTO guide_stats (guide_id, favorites_count, completions_count)
-      SELECT g.id, count(m.guide_id) FILTER (WHERE m.kind = 'favorite'), count(m.guide_id) FILTER (WHERE m.kind = 'completion')
-        FROM guides g LEFT JOIN guide_marks m ON m.guide_id = g.id GROUP BY g.id`);
+    this.addSql(GUIDE_STATS_FILL_SQL);
     this.addSql('CREATE INDEX guide_stats_views_idx ON guide_stats (views DESC NULLS LAST, guide_id DESC)');
     this.addSql('CREATE INDEX guide_stats_favorites_idx ON guide_stats (favorites_count DESC NULLS LAST, guide_id DESC)');
     this.addSql('CREATE INDEX guide_stats_popularity_idx ON guide_stats (popularity DESC NULLS LAST, guide_id DESC)');

@@ -111,6 +111,14 @@ export const GUIDE_SEARCH_HEADS_TRIGGER_BODY =
 /** Fills `guide_search_heads` from the listed guides: where their trigger did not run (its migration, a bulk load with triggers off). */
 export const GUIDE_SEARCH_HEADS_FILL_SQL = 'INSERT INTO guide_search_heads (guide_id, search_head) SELECT id, search_head FROM guides WHERE is_public AND deleted_at IS NULL';
 
+/**
+ * Fills `guide_stats`: a row for every guide, its favourite and completion counts from its marks,
+ * where the guides' and marks' triggers did not run (its migration, a bulk load with triggers off).
+ */
+export const GUIDE_STATS_FILL_SQL = `INSERT INTO guide_stats (guide_id, favorites_count, completions_count)
+  SELECT g.id, count(m.guide_id) FILTER (WHERE m.kind = 'favorite'), count(m.guide_id) FILTER (WHERE m.kind = 'completion')
+    FROM guides g LEFT JOIN guide_marks m ON m.guide_id = g.id GROUP BY g.id`;
+
 /** Every new guide gets its row of counts (see GuideStatsRow). */
 export const GUIDE_STATS_ROW_TRIGGER_BODY = 'insert into guide_stats (guide_id) values (new.id) on conflict do nothing; return null;';
 
