@@ -1,6 +1,6 @@
 import { RecordingIntegrationEvents } from '@rc/shared-kernel/testing';
 import { InMemoryGuideImages } from '@rc/guides-domain/testing';
-import { RequestContext } from '@mikro-orm/core';
+import { MikroORM, RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   CreateGuide,
@@ -10,7 +10,7 @@ import {
   type GuideId,
   type GuideWriteDeps,
 } from '@rc/guides-domain';
-import { MikroOrmUnitOfWork } from '@rc/shared-infra-mikro-orm';
+import { MikroOrmUnitOfWork, ormConfig } from '@rc/shared-infra-mikro-orm';
 import { createTestOrm, schemaDrift, type TestOrm } from '@rc/shared-infra-mikro-orm/testing';
 import { SystemClock, ViewCounter } from '@rc/shared-kernel';
 import { guidesMigrations } from './migrations/index.js';
@@ -196,5 +196,36 @@ describe('guides persistence (PostgreSQL)', () => {
     expect(await discussed()).toEqual([false, false, false, false]);
     await em.fork().execute(GUIDE_DISCUSSION_CHANGED_SQL, [guide.id]);
     expect(await discussed()).toEqual([true, true, false, true]);
+  });
+});
+
+describe('guide stats migration', () => {
+  it('gives every guide stored before it a row of counts, its favourites and completions counted from its marks', async () => {
+    const db = await createTestOrm({ entities: guidesSchemas, migrations: guidesMigrations.filter((m) => m.name < '20261128100000-guide-stats') });
+    const em = db.orm.em.fork();
+    // Guide 1: two favourites and a completion; guide 2: a completion; guide 3 (private): a favourite; guide 4: nothing.
+    // Loaded with the guides' triggers off, as a bulk load would (their bodies are today's, for columns added later).
+    await em.execute('ALTER TABLE guides DISABLE TRIGGER USER');
+    await em.execute(`INSERT INTO guides (id, revisionid, author_id, contributor_ids, title, category, subject, type, difficulty, summary, introduction, conclusion,
+        time_required_min, time_required_max, image_id, parts, tools, prerequisites, flags, is_public, locale, created_at, modified_at, published_at, deleted_at)
+      SELECT n, 1, 7, '{}', 'Guide ' || n, 'Door', '', 'repair', NULL, '', '', '', 0, 0, NULL, '[]', '[]', '{}', '{}', n <> 3, 'en', now(), now(), now(), NULL
+        FROM generate_series(1, 4) AS n`);
+    await em.execute(`INSERT INTO guide_marks (kind, user_id, guide_id, created_at) VALUES
+      ('favorite', 10, 1, now()), ('favorite', 11, 1, now()), ('completion', 10, 1, now()), ('completion', 12, 2, now()), ('favorite', 10, 3, now())`);
+    await em.execute('ALTER TABLE guides ENABLE TRIGGER USER');
+    const orm = await MikroORM.init(ormConfig({ clientUrl: db.url, entities: guidesSchemas, migrations: guidesMigrations }));
+    try {
+      await orm.migrator.up();
+      const rows = await orm.em.fork().execute('SELECT guide_id, views, favorites_count, completions_count FROM guide_stats ORDER BY guide_id');
+      expect(rows).toEqual([
+        { guide_id: 1, views: '0', favorites_count: 2, completions_count: 1 },
+        { guide_id: 2, views: '0', favorites_count: 0, completions_count: 1 },
+        { guide_id: 3, views: '0', favorites_count: 1, completions_count: 0 },
+        { guide_id: 4, views: '0', favorites_count: 0, completions_count: 0 },
+      ]);
+    } finally {
+      await orm.close(true);
+      await db.close();
+    }
   });
 });
