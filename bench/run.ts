@@ -86,6 +86,7 @@ async function startApi(
     NODE_ENV: 'production',
     // glibc's malloc as `npm start` and the Docker image set it (see docs/benchmarks.md, "Peak RSS").
     MALLOC_MMAP_THRESHOLD_: '131072',
+    MALLOC_ARENA_MAX: '2',
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: url,

@@ -28,12 +28,15 @@ describe('docker/Dockerfile', () => {
     expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`${flags!.map((flag) => `'${flag}'`).join(', ')}, 'apps/api/dist/main.js'`);
   });
 
-  it('sets glibc\'s malloc thresholds as `npm start` and the bench do', () => {
+  it('sets glibc\'s malloc thresholds and arenas as `npm start` and the bench do', () => {
     const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start']!;
-    const threshold = /MALLOC_MMAP_THRESHOLD_=(\d+) exec node /.exec(start)?.[1];
+    const [, threshold, arenas] = /MALLOC_MMAP_THRESHOLD_=(\d+) MALLOC_ARENA_MAX=(\d+) exec node /.exec(start) ?? [];
     expect(threshold).toBeDefined();
-    expect(dockerfile).toContain(`ENV MALLOC_MMAP_THRESHOLD_=${threshold}`);
-    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`MALLOC_MMAP_THRESHOLD_: '${threshold}'`);
+    expect(arenas).toBeDefined();
+    expect(dockerfile).toContain(`ENV MALLOC_MMAP_THRESHOLD_=${threshold} MALLOC_ARENA_MAX=${arenas}`);
+    const bench = readFileSync(`${root}bench/run.ts`, 'utf8');
+    expect(bench).toContain(`MALLOC_MMAP_THRESHOLD_: '${threshold}'`);
+    expect(bench).toContain(`MALLOC_ARENA_MAX: '${arenas}'`);
   });
 
   it('keeps local state on a volume the unprivileged user owns', () => {
