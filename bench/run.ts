@@ -173,16 +173,12 @@ async function checkFloor(ctx: BenchContext, ids: readonly number[], resource: '
 }
 
 /**
- * When a run ends, autocannon drops the requests in flight, but the API (and PostgreSQL) still
- * finish them: wait until the bench database has no query running, so that work does not weigh
- * on the next measurement.
- */
-/**
- * Waits until the servers have finished the requests the load generator dropped when it stopped:
- * PostgreSQL runs none of their statements, and each server's processes spend under a tenth of a
- * core for two spans of 200 ms in a row. Work without a statement shows only in the CPU: logins
- * waiting for a password hash, whose attempts the throttle counts until they end (left running,
- * they would be counted with the next window's and refuse some of its logins).
+ * When a run ends, autocannon drops the requests in flight, but the servers (and PostgreSQL) still
+ * finish them, so that work would weigh on the next measurement. Waits until PostgreSQL runs none
+ * of their statements and each server's processes spend under a tenth of a core for two spans of
+ * 200 ms in a row. Work without a statement shows only in the CPU: logins waiting for a password
+ * hash, whose attempts the throttle counts until they end (left running, they would be counted
+ * with the next window's and refuse some of its logins).
  */
 async function waitForIdle(ctx: BenchContext, what: string, pids: readonly number[]): Promise<void> {
   const started = Date.now();
