@@ -16,7 +16,7 @@ import { buildGuideBodies, migrate, openReplicatedServer, openServer, readStamp,
 import { runLoad, type LoadResult } from './lib/load.js';
 import { parseOptions, type BenchOptions } from './lib/options.js';
 import { summariseProfiles } from './lib/profile.js';
-import { announcedPort, CpuMeter, highWaterMb, RssSampler, servingCpuMs, startNode, waitForHttp, type Child } from './lib/processes.js';
+import { announcedPort, CpuMeter, highWaterMb, RssSampler, startNode, waitForHttp, type Child } from './lib/processes.js';
 import { Random, Zipf } from './lib/random.js';
 import { scenarios, writerTokens, type BenchContext, type Scenario, type Target } from './scenarios.js';
 
@@ -192,9 +192,10 @@ async function waitForIdle(ctx: BenchContext, what: string, pids: readonly numbe
   }
   quiet = 0;
   while (quiet < 2 && Date.now() - started < 180_000) {
-    const before = pids.map(servingCpuMs);
+    const meters = await Promise.all(pids.map((pid) => CpuMeter.start(pid, async () => [])));
     await new Promise((r) => setTimeout(r, 200));
-    quiet = pids.every((pid, i) => servingCpuMs(pid) - before[i]! < 20) ? quiet + 1 : 0;
+    const spent = await Promise.all(meters.map((meter) => meter.stop()));
+    quiet = spent.every(({ processMs }) => processMs < 20) ? quiet + 1 : 0;
   }
   const waited = (Date.now() - started) / 1000;
   if (waited > 2) log(`  (waited ${waited.toFixed(1)} s after ${what} for dropped requests to finish)`);

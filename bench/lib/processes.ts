@@ -173,11 +173,6 @@ export function highWaterMb(pid: number): number {
 /** The process and its descendants but archive builds (a build's CPU is not a request's). */
 const serving = (root: number): number[] => processTree(root).filter((pid) => pid === root || !isArchiveBuild(pid));
 
-/** CPU ms used so far by a server's process tree (an archive build aside, as CpuMeter counts it). */
-export function servingCpuMs(root: number): number {
-  return serving(root).reduce((sum, pid) => sum + cpuMs(pid), 0);
-}
-
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
