@@ -71,6 +71,13 @@ interface Row extends LoadResult {
   readonly notes: string[];
 }
 
+/** What differs from the production start in the API's start: flags given and memory settings set. */
+function apiSettings(options: BenchOptions): string {
+  const set = ['CACHE_MB', 'GUIDE_CACHE_MB', 'PAGE_CACHE_MB', 'LIST_CACHE_MB', 'UV_THREADPOOL_SIZE'].filter((name) => process.env[name]).map((name) => `${name}=${process.env[name]}`);
+  const given = [...options.nodeFlags, ...set];
+  return given.length ? `, with ${given.join(' ')}` : '';
+}
+
 /** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
 async function startApi(
   url: string,
@@ -80,8 +87,9 @@ async function startApi(
   env: Record<string, string> = {},
 ): Promise<{ child: Child; origin: string; startMs: number }> {
   const port = await freePort();
-  // The production start (`npm start`): the same V8 flags.
-  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--max-old-space-size=320', '--max-semi-space-size=16', 'apps/api/dist/main.js'], {
+  // The production start (`npm start`): the same V8 flags, then any given with --node-flags.
+  const flags = ['--max-old-space-size=320', '--max-semi-space-size=16', ...options.nodeFlags];
+  const child = startNode([...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...flags, 'apps/api/dist/main.js'], {
     ...process.env,
     NODE_ENV: 'production',
     // glibc's malloc as `npm start` and the Docker image set it (see docs/benchmarks.md, "Peak RSS").
@@ -312,7 +320,7 @@ async function main(): Promise<void> {
     await server.replica?.caughtUp();
     const api = await startApi(url, options, profileDir, server.replica?.urlFor(options.database) ?? null, options.noArchive ? { ARCHIVE_CHECK_SECONDS: '0' } : {});
     children.push(api.child);
-    log(`API started in ${api.startMs} ms (pid ${api.child.pid})`);
+    log(`API started in ${api.startMs} ms (pid ${api.child.pid})${apiSettings(options)}`);
     // A fresh API builds its first offline archive in the background at start when the data
     // directory holds none: a one-time task, measured here on its own rather than inside the first
     // scenarios it would slow down.
@@ -430,6 +438,7 @@ async function main(): Promise<void> {
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,
       apiStartMs: api.startMs,
+      apiSettings: apiSettings(options).replace(/^, with /, ''),
       firstArchive,
       media,
       webhooks,
@@ -446,7 +455,7 @@ async function main(): Promise<void> {
       logLevel: options.logLevel,
       webConcurrency: process.env['WEB_CONCURRENCY'] ?? null,
     };
-    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs); PostgreSQL ${meta.databaseServer.version} (${meta.database}), shared_buffers ${meta.databaseServer.sharedBuffers}, database ${meta.databaseServer.databaseMb} MB\n\n`);
+    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms${apiSettings(options)}, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs); PostgreSQL ${meta.databaseServer.version} (${meta.database}), shared_buffers ${meta.databaseServer.sharedBuffers}, database ${meta.databaseServer.databaseMb} MB\n\n`);
     process.stdout.write(`${table(rows)}\n\n`);
     if (media) {
       process.stdout.write(

@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly database: string;
   readonly dataDir: string;
   readonly logLevel: string;
+  /** Node and V8 flags given to the API after the production start's own (a later flag wins). */
+  readonly nodeFlags: readonly string[];
   /** Guides whose ETags the conditional-GET scenarios learn first. */
   readonly etagSample: number;
   readonly out: string;
@@ -45,6 +47,9 @@ const HELP = `Usage: npm run bench -- [options]
   --database NAME    database to create on the server (default rc_bench)
   --data-dir DIR     embedded PostgreSQL data when DATABASE_URL is unset (default .data/bench)
   --log-level L      LOG_LEVEL of the API under test (default warn)
+  --node-flags "F"   Node and V8 flags for the API, after the production start's own, which they
+                     override (e.g. "--max-semi-space-size=4"); the API's other settings come from
+                     the environment (e.g. CACHE_MB=16 npm run bench ...)
   --etag-sample N    guides whose ETags the If-None-Match scenarios learn first (default 2000)
   --out FILE         JSON results (default bench/results/latest.json)
 `;
@@ -56,7 +61,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`unexpected argument '${arg}'\n\n${HELP}`);
-    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const inline = eq < 0 ? undefined : arg.slice(eq + 1);
     if (booleans.has(name)) {
       flags.add(name);
       continue;
@@ -69,7 +76,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     process.stdout.write(HELP);
     process.exit(0);
   }
-  const known = new Set(['scale', 'seed', 'duration', 'warmup', 'connections', 'only', 'database', 'data-dir', 'log-level', 'etag-sample', 'out']);
+  const known = new Set(['scale', 'seed', 'duration', 'warmup', 'connections', 'only', 'database', 'data-dir', 'log-level', 'node-flags', 'etag-sample', 'out']);
   for (const name of Object.keys(values)) if (!known.has(name)) throw new Error(`unknown option --${name}\n\n${HELP}`);
   const number = (name: string, fallback: number, min: number): number => {
     const raw = values[name];
@@ -94,6 +101,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     database: values['database'] ?? 'rc_bench',
     dataDir: values['data-dir'] ?? '.data/bench',
     logLevel: values['log-level'] ?? 'warn',
+    nodeFlags: (values['node-flags'] ?? '').split(/\s+/).filter(Boolean),
     etagSample: Math.floor(number('etag-sample', 2000, 1)),
     out: values['out'] ?? 'bench/results/latest.json',
   };
