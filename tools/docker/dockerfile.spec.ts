@@ -25,7 +25,8 @@ describe('docker/Dockerfile', () => {
     const flags = /node ((?:--[a-z-]+=\d+ )+)apps\/api\/dist\/main\.js/.exec(start)?.[1]?.trim().split(' ');
     expect(flags).toEqual(expect.arrayContaining([expect.stringMatching(/^--max-old-space-size=/), expect.stringMatching(/^--max-semi-space-size=/)]));
     expect(dockerfile).toContain(`CMD ["node", ${flags!.map((flag) => `"${flag}"`).join(', ')}, "apps/api/dist/main.js"]`);
-    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`${flags!.map((flag) => `'${flag}'`).join(', ')}, 'apps/api/dist/main.js'`);
+    // The bench's own flags (--node-flags) come after the production start's, which they override.
+    expect(readFileSync(`${root}bench/run.ts`, 'utf8')).toContain(`const flags = [${flags!.map((flag) => `'${flag}'`).join(', ')}, ...options.nodeFlags];`);
   });
 
   it('sets glibc\'s malloc thresholds and arenas as `npm start` and the bench do', () => {
