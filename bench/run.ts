@@ -72,10 +72,9 @@ interface Row extends LoadResult {
 }
 
 /** What differs from the production start in the API's start: flags given and memory settings set. */
-function apiSettings(options: BenchOptions): string {
+function apiSettings(options: BenchOptions): string[] {
   const set = ['CACHE_MB', 'GUIDE_CACHE_MB', 'PAGE_CACHE_MB', 'LIST_CACHE_MB', 'UV_THREADPOOL_SIZE'].filter((name) => process.env[name]).map((name) => `${name}=${process.env[name]}`);
-  const given = [...options.nodeFlags, ...set];
-  return given.length ? `, with ${given.join(' ')}` : '';
+  return [...options.nodeFlags, ...set];
 }
 
 /** Starts the production build of the API (`node apps/api/dist/main.js`) on the bench database. */
@@ -320,7 +319,9 @@ async function main(): Promise<void> {
     await server.replica?.caughtUp();
     const api = await startApi(url, options, profileDir, server.replica?.urlFor(options.database) ?? null, options.noArchive ? { ARCHIVE_CHECK_SECONDS: '0' } : {});
     children.push(api.child);
-    log(`API started in ${api.startMs} ms (pid ${api.child.pid})${apiSettings(options)}`);
+    const apiGiven = apiSettings(options);
+    const withSettings = apiGiven.length ? `, with ${apiGiven.join(' ')}` : '';
+    log(`API started in ${api.startMs} ms (pid ${api.child.pid})${withSettings}`);
     // A fresh API builds its first offline archive in the background at start when the data
     // directory holds none: a one-time task, measured here on its own rather than inside the first
     // scenarios it would slow down.
@@ -438,7 +439,7 @@ async function main(): Promise<void> {
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,
       apiStartMs: api.startMs,
-      apiSettings: apiSettings(options).replace(/^, with /, ''),
+      apiSettings: apiGiven,
       firstArchive,
       media,
       webhooks,
@@ -455,7 +456,7 @@ async function main(): Promise<void> {
       logLevel: options.logLevel,
       webConcurrency: process.env['WEB_CONCURRENCY'] ?? null,
     };
-    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms${apiSettings(options)}, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs); PostgreSQL ${meta.databaseServer.version} (${meta.database}), shared_buffers ${meta.databaseServer.sharedBuffers}, database ${meta.databaseServer.databaseMb} MB\n\n`);
+    process.stdout.write(`\nscale ${options.scale} (${ctx.live.length} public guides, mean body ${meta.guideBodyKb.mean} KB), ${options.connections} connections, ${options.duration} s per scenario after ${options.warmup} s warm-up; API started in ${api.startMs} ms${withSettings}, its RSS high-water mark ${apiHighWater} MB; load average ${meta.machine.loadBefore[0]} before, ${meta.machine.loadAfter[0]} after (${meta.machine.cpus} CPUs); PostgreSQL ${meta.databaseServer.version} (${meta.database}), shared_buffers ${meta.databaseServer.sharedBuffers}, database ${meta.databaseServer.databaseMb} MB\n\n`);
     process.stdout.write(`${table(rows)}\n\n`);
     if (media) {
       process.stdout.write(
